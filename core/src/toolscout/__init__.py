@@ -1,0 +1,100 @@
+"""toolscout: tool search for LLM agents.
+
+Give the model one `tool_search` tool instead of hundreds of tool definitions; the tools it
+finds are added to the next request. This package holds the protocol (`ToolIndex`), the
+request and response types, eviction, configuration, plugins and the CLI; search backends
+are separate distributions (`toolscout-regex`, `toolscout-duckdb`, ...).
+
+`import toolscout` stays light: no backend and no heavy dependency is imported until asked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from toolscout.errors import (
+    CatalogError,
+    ConfigError,
+    PluginLoadError,
+    ToolscoutError,
+    UnknownBackendError,
+    UnknownEmbedderError,
+)
+from toolscout.eviction import (
+    AlwaysEvictStrategy,
+    CompositeEvictionStrategy,
+    EvictionStrategy,
+    LruEvictionStrategy,
+    NeverEvictStrategy,
+    TtlEvictionStrategy,
+)
+from toolscout.hookspecs import hookimpl
+from toolscout.index import Capabilities, ToolIndex, ToolIndexBase
+from toolscout.session import SessionManager
+from toolscout.text import ToolText, split_identifier
+from toolscout.types import (
+    MAX_RESULTS_LIMIT,
+    SearchMetadata,
+    ToolHit,
+    ToolReference,
+    ToolSearchRequest,
+    ToolSearchResponse,
+)
+
+if TYPE_CHECKING:
+    from toolscout.catalog import load_catalog
+    from toolscout.config import Settings, load_settings
+    from toolscout.loading import load_index
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MAX_RESULTS_LIMIT",
+    "AlwaysEvictStrategy",
+    "Capabilities",
+    "CatalogError",
+    "CompositeEvictionStrategy",
+    "ConfigError",
+    "EvictionStrategy",
+    "LruEvictionStrategy",
+    "NeverEvictStrategy",
+    "PluginLoadError",
+    "SearchMetadata",
+    "SessionManager",
+    "Settings",
+    "ToolHit",
+    "ToolIndex",
+    "ToolIndexBase",
+    "ToolReference",
+    "ToolSearchRequest",
+    "ToolSearchResponse",
+    "ToolText",
+    "ToolscoutError",
+    "TtlEvictionStrategy",
+    "UnknownBackendError",
+    "UnknownEmbedderError",
+    "hookimpl",
+    "load_catalog",
+    "load_index",
+    "load_settings",
+    "split_identifier",
+]
+
+# Imported on first use: pydantic-settings and the plugin machinery cost start-up time.
+_LAZY = {
+    "load_catalog": "toolscout.catalog",
+    "load_index": "toolscout.loading",
+    "load_settings": "toolscout.config",
+    "Settings": "toolscout.config",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolscout' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

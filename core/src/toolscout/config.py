@@ -1,0 +1,230 @@
+"""Configuration: one validated settings model read from files and the environment.
+
+Sources, highest precedence first: keyword arguments, `TOOLSCOUT_*` environment variables
+(nested keys with `__`: `TOOLSCOUT_BACKENDS__DUCKDB__PATH`), `toolscout.toml`, then
+`[tool.toolscout]` in `pyproject.toml`. Files are looked up in the working directory unless
+a directory is given. A bad key or value raises `ConfigError` naming the key, the value
+and what is allowed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Mapping
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    PyprojectTomlConfigSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from toolscout.errors import ConfigError
+from toolscout.types import MAX_RESULTS_LIMIT
+
+__all__ = [
+    "DEFAULT_SYSTEM_MESSAGE_SUFFIX",
+    "EvictionSettings",
+    "Settings",
+    "format_validation_error",
+    "load_settings",
+    "parse_duration",
+]
+
+ENV_PREFIX = "TOOLSCOUT_"
+
+DEFAULT_SYSTEM_MESSAGE_SUFFIX = (
+    "You have access to a tool_search tool. Most tools are not loaded yet: when you need a "
+    "capability, call tool_search with a short description of it (or `select:name_a,name_b` "
+    "for tools you know by name). The tools it finds become available on your next turn."
+)
+
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
+_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def parse_duration(value: object) -> float:
+    """Seconds from `30m`, `1h30m`, `45s`, `500ms`, `2d`, ISO `PT30M`, or a number."""
+    if isinstance(value, bool):
+        raise ValueError("expected a duration such as 30s, 30m, 1h30m or a number of seconds")
+    if isinstance(value, (int, float)):
+        seconds = float(value)
+    elif isinstance(value, str):
+        text = value.strip().lower()
+        if text.startswith("pt"):
+            text = text[2:]
+        try:
+            seconds = float(text)
+        except ValueError:
+            parts = _DURATION_PART.findall(text)
+            if not parts or "".join(n + u for n, u in parts) != text:
+                raise ValueError(
+                    f"expected a duration such as 30s, 30m, 1h30m or 500ms, got {value!r}"
+                ) from None
+            seconds = sum(float(n) * _UNITS[u] for n, u in parts)
+    else:
+        raise ValueError(f"expected a duration such as 30m, got {type(value).__name__}")
+    if seconds <= 0:
+        raise ValueError(f"a duration must be positive, got {value!r}")
+    return seconds
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EvictionSettings(_Strict):
+    """When a session's index is dropped (evaluated lazily on each access).
+
+    `lru` keeps the `lru_max_sessions` most recently used sessions; with `ttl` set as well,
+    idle sessions also expire (both apply). `ttl` alone expires idle sessions only;
+    `never` keeps everything until evicted by hand; `always` re-indexes on every access.
+    """
+
+    strategy: Literal["lru", "ttl", "never", "always"] = "lru"
+    lru_max_sessions: int = Field(1000, ge=1)
+    ttl: float | None = None
+
+    @field_validator("ttl", mode="before")
+    @classmethod
+    def _ttl(cls, value: object) -> float | None:
+        return None if value is None or value == "" else parse_duration(value)
+
+    def model_post_init(self, _context: Any) -> None:
+        if self.strategy == "ttl" and self.ttl is None:
+            raise ValueError("strategy 'ttl' needs a ttl such as ttl = \"30m\"")
+
+
+class Settings(BaseSettings):
+    """Every toolscout setting. See docs/configuration.md for the reference."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter="__",
+        case_sensitive=False,
+        extra="forbid",
+        toml_file="toolscout.toml",
+        pyproject_toml_table_header=("tool", "toolscout"),
+        validate_default=True,
+    )
+
+    backend: str = "regex"
+    """Name of the backend `load_index()` builds when no name is given."""
+    max_results: int = Field(5, ge=1, le=MAX_RESULTS_LIMIT)
+    """Results a search returns when the caller does not say."""
+    max_results_limit: int = Field(20, ge=1, le=MAX_RESULTS_LIMIT)
+    """Upper bound the advisor clamps a model's requested `max_results` to."""
+    system_message_suffix: str = DEFAULT_SYSTEM_MESSAGE_SUFFIX
+    """Appended to the system message so the model knows how to discover tools."""
+    accumulate_references: bool = True
+    """Keep tools discovered in earlier turns available (False: only the last turn's)."""
+    session_id_key: str = Field("toolscout_session_id", min_length=1)
+    """Key in the call context that carries the session id."""
+    embedder: str | None = None
+    """Embedder name for vector backends (None: the backend's default)."""
+    eviction: EvictionSettings = Field(default_factory=lambda: EvictionSettings())
+    backends: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Options per backend, by backend name (`[tool.toolscout.backends.duckdb]`)."""
+    embedders: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Options per embedder, by embedder name."""
+
+    @field_validator("backends", "embedders", mode="before")
+    @classmethod
+    def _lower_names(cls, value: object) -> object:
+        if isinstance(value, Mapping):
+            return {str(k).lower(): v for k, v in value.items()}
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        directory = _config_dir.get() or Path.cwd()
+        return (
+            init_settings,
+            env_settings,
+            TomlConfigSettingsSource(settings_cls, toml_file=directory / "toolscout.toml"),
+            PyprojectTomlConfigSettingsSource(settings_cls, toml_file=directory / "pyproject.toml"),
+        )
+
+    def backend_options(self, name: str) -> dict[str, Any]:
+        return dict(self.backends.get(name.lower(), {}))
+
+    def embedder_options(self, name: str) -> dict[str, Any]:
+        return dict(self.embedders.get(name.lower(), {}))
+
+
+# The directory the current `load_settings` call reads files from (None: the working dir).
+_config_dir: ContextVar[Path | None] = ContextVar("toolscout_config_dir", default=None)
+
+
+def _check_environment(environ: Mapping[str, str]) -> None:
+    known = {name.upper() for name in Settings.model_fields}
+    for key, value in environ.items():
+        if not key.upper().startswith(ENV_PREFIX):
+            continue
+        first = key[len(ENV_PREFIX) :].split("__", 1)[0].upper()
+        if first not in known:
+            allowed = sorted(ENV_PREFIX + k for k in known)
+            close = difflib.get_close_matches(ENV_PREFIX + first, allowed, n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise ConfigError(
+                f"unknown setting {key}={value!r} in the environment{hint} "
+                f"Allowed: {', '.join(allowed)} (nested keys with __)"
+            )
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The field names allowed at `loc` (walking into nested models)."""
+    for part in loc:
+        field = model.model_fields.get(str(part))
+        annotation = field.annotation if field is not None else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            break
+        model = annotation
+    return list(model.model_fields)
+
+
+def format_validation_error(error: ValidationError, what: str, model: type[BaseModel]) -> str:
+    """One readable message per bad key: `what` names the model (e.g. 'toolscout setting')."""
+    lines = []
+    for item in error.errors():
+        key = ".".join(str(part) for part in item["loc"]) or "(root)"
+        value = item.get("input")
+        if item["type"] == "extra_forbidden":
+            allowed = _allowed_keys(model, item["loc"][:-1])
+            close = difflib.get_close_matches(str(item["loc"][-1]), allowed, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            lines.append(
+                f"unknown {what} {key!r} = {value!r}{hint}; allowed keys: {', '.join(allowed)}"
+            )
+        else:
+            message = item["msg"].removeprefix("Value error, ")
+            lines.append(f"invalid {what} {key!r} = {value!r}: {message}")
+    return "; ".join(lines)
+
+
+def load_settings(directory: str | Path | None = None, **overrides: Any) -> Settings:
+    """Read and validate the configuration; `overrides` take precedence over every source."""
+    _check_environment(os.environ)
+    token = _config_dir.set(Path(directory) if directory is not None else None)
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        raise ConfigError(format_validation_error(error, "toolscout setting", Settings)) from None
+    except ValueError as error:  # malformed TOML
+        raise ConfigError(f"could not read the toolscout configuration: {error}") from None
+    finally:
+        _config_dir.reset(token)

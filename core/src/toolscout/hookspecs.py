@@ -1,0 +1,43 @@
+"""The hooks a toolscout plugin can implement.
+
+A plugin is a module named by an entry point in the `toolscout` group. It implements any
+of these hooks with `@toolscout.hookimpl`; each hook receives a `register` callback
+(the style of simonw/llm) rather than returning a list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("toolscout")
+hookimpl = pluggy.HookimplMarker("toolscout")
+
+
+@hookspec
+def register_backends(register: Callable[[type[Any]], None]) -> None:
+    """Register `ToolIndex` classes by calling `register(cls)` for each.
+
+    The class carries `name` (the backend name used in config), `capabilities`, and
+    optionally an `Options` pydantic model that validates its configuration table.
+    Import heavy dependencies inside the class, not at plugin import time.
+
+    :param register: callback taking one backend class.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def register_embedders(register: Callable[[type[Any]], None]) -> None:
+    """Register `Embedder` classes by calling `register(cls)` for each.
+
+    The class carries `name` (the embedder name used in config) and optionally an
+    `Options` pydantic model, like a backend.
+
+    :param register: callback taking one embedder class.
+
+    .. versionadded:: 0.1
+    """

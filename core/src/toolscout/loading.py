@@ -1,0 +1,44 @@
+"""`load_index`: from a backend name (or the configured one) to a ready index."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from toolscout.config import Settings, format_validation_error, load_settings
+from toolscout.errors import ConfigError
+from toolscout.plugins import Registered, registry
+
+__all__ = ["build", "load_index"]
+
+
+def build(entry: Registered, options: dict[str, Any], kind: str = "backend") -> Any:
+    """Validate `options` against the class's `Options` model (if any) and construct it."""
+    cls = entry.cls
+    model: type[BaseModel] | None = getattr(cls, "Options", None)
+    if model is not None:
+        try:
+            validated = model.model_validate(options)
+        except ValidationError as error:
+            raise ConfigError(
+                format_validation_error(error, f"option of {kind} {entry.name}", model)
+            ) from None
+        return cls(**validated.model_dump())
+    try:
+        return cls(**options)
+    except TypeError as error:
+        raise ConfigError(f"bad options for {kind} {entry.name}: {error}") from None
+
+
+def load_index(name: str | None = None, *, settings: Settings | None = None, **options: Any) -> Any:
+    """Build a ready `ToolIndex`.
+
+    `name=None` uses the configured backend (`backend` in config, default `regex`).
+    Keyword options override the backend's table in config (`[tool.toolscout.backends.NAME]`).
+    """
+    settings = settings if settings is not None else load_settings()
+    name = name or settings.backend
+    entry = registry.backend(name)
+    merged = {**settings.backend_options(name), **options}
+    return build(entry, merged)

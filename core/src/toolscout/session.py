@@ -1,0 +1,78 @@
+"""Sessions over one index: eviction on access, and indexing only when tools change."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterable, Sequence
+
+from toolscout.eviction import EvictionStrategy, LruEvictionStrategy
+from toolscout.index import ToolIndex, check_session_id
+from toolscout.types import ToolReference
+
+__all__ = ["SessionManager", "tool_set_fingerprint"]
+
+
+def tool_set_fingerprint(tools: Iterable[ToolReference]) -> str:
+    """A digest of a tool set that ignores order: same tools, same fingerprint."""
+    digest = hashlib.blake2b(digest_size=16)
+    for fingerprint in sorted(tool.fingerprint for tool in tools):
+        digest.update(fingerprint.encode())
+    return digest.hexdigest()
+
+
+class SessionManager:
+    """Applies an eviction strategy to an index, lazily, as sessions are accessed.
+
+    `access(session_id)` runs the strategy and clears every session it evicts;
+    `ensure_indexed` (re)indexes a session's tools only when the set has changed since
+    it was last indexed; `evict_session` drops a session by hand (e.g. on logout).
+    """
+
+    def __init__(self, index: ToolIndex, strategy: EvictionStrategy | None = None) -> None:
+        self.index = index
+        self.strategy = strategy if strategy is not None else LruEvictionStrategy()
+        self._fingerprints: dict[str, str] = {}
+        self._lock = threading.RLock()
+
+    def access(self, session_id: str) -> set[str]:
+        """Record an access; evict (clear) what the strategy says. Returns the evicted ids."""
+        check_session_id(session_id)
+        with self._lock:
+            evicted = self.strategy.on_access(session_id)
+            for gone in evicted:
+                self.index.clear_index(gone)
+                self._fingerprints.pop(gone, None)
+            return evicted
+
+    def ensure_indexed(self, session_id: str, tools: Sequence[ToolReference]) -> bool:
+        """Index `tools` as the session's whole tool set unless it is already that set.
+
+        Returns True when the index was (re)built, False when the fingerprint matched.
+        """
+        fingerprint = tool_set_fingerprint(tools)
+        with self._lock:
+            if self._fingerprints.get(session_id) == fingerprint:
+                return False
+            if session_id in self._fingerprints:
+                self.index.clear_index(session_id)
+            self.index.index_tools(session_id, tools)
+            self._fingerprints[session_id] = fingerprint
+            return True
+
+    def is_indexed(self, session_id: str) -> bool:
+        return session_id in self._fingerprints
+
+    def evict_session(self, session_id: str) -> None:
+        """Drop a session's index now and tell the strategy it is gone."""
+        check_session_id(session_id)
+        with self._lock:
+            self.index.clear_index(session_id)
+            self._fingerprints.pop(session_id, None)
+            self.strategy.on_removed(session_id)
+
+    @property
+    def sessions(self) -> list[str]:
+        """Sessions whose tools are indexed through this manager."""
+        with self._lock:
+            return list(self._fingerprints)

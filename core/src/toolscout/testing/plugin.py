@@ -1,0 +1,3 @@
+"""The pytest plugin toolscout registers (entry point `pytest11`)."""
+
+from __future__ import annotations

@@ -1,0 +1,103 @@
+"""Searchable text for tools, built once in core so every backend searches the same words.
+
+A tool's name is split into words (`get_weather_data`, `getWeatherData`, `weather.get` and
+`repos/list:all` all become plain words), and its JSON Schema contributes parameter names
+and descriptions. Backends take the fields of `ToolText` and apply their own analysis
+(stemming, stop words, weights) on top.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolscout.types import ToolReference
+
+__all__ = ["ToolText", "split_identifier", "split_words", "summarize", "tool_text", "words"]
+
+_SEPARATORS = re.compile(r"[\s_.\-/:]+")
+# lower→Upper ("getWeather"), UPPER→Upper+lower ("HTTPServer"), letter↔digit ("v2api").
+_CAMEL = re.compile(
+    r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])"
+)
+_WORD = re.compile(r"\w+", re.UNICODE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def split_identifier(name: str) -> list[str]:
+    """Split an identifier into its words: `getHTTPResponse_v2` → `get HTTP Response v 2`."""
+    parts: list[str] = []
+    for chunk in _SEPARATORS.split(name):
+        if chunk:
+            parts.extend(piece for piece in _CAMEL.split(chunk) if piece)
+    return parts
+
+
+def split_words(text: str) -> str:
+    """Free text with every identifier-like word split, for indexing or querying."""
+    return " ".join(part for word in _WORD.findall(text) for part in split_identifier(word))
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words of `text`, identifiers split: the simplest shared analyzer."""
+    return [part.lower() for word in _WORD.findall(text) for part in split_identifier(word)]
+
+
+def summarize(description: str, limit: int = 160) -> str:
+    """The first sentence of a description, cut to `limit` characters."""
+    text = " ".join(description.split())
+    first = _SENTENCE_END.split(text, maxsplit=1)[0] if text else ""
+    if len(first) > limit:
+        first = first[: limit - 1].rstrip() + "…"
+    return first
+
+
+@dataclass(frozen=True, slots=True)
+class ToolText:
+    """The searchable fields of a tool.
+
+    `name` holds the split name words, `parameters` the split parameter names followed by
+    their descriptions, `description` the tool's description with identifiers split.
+    """
+
+    name: str
+    parameters: str
+    description: str
+
+    @property
+    def all(self) -> str:
+        return f"{self.name} {self.parameters} {self.description}"
+
+
+def _schema_parameters(schema: Mapping[str, Any] | None, depth: int = 0) -> Iterator[str]:
+    if not isinstance(schema, Mapping) or depth > 4:
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        for name, prop in properties.items():
+            yield " ".join(split_identifier(str(name)))
+            if isinstance(prop, Mapping):
+                description = prop.get("description")
+                if isinstance(description, str) and description:
+                    yield split_words(description)
+                yield from _schema_parameters(prop, depth + 1)
+    items = schema.get("items")
+    if isinstance(items, Mapping):
+        yield from _schema_parameters(items, depth + 1)
+    for combinator in ("anyOf", "oneOf", "allOf"):
+        options = schema.get(combinator)
+        if isinstance(options, (list, tuple)):
+            for option in options:
+                yield from _schema_parameters(option, depth + 1)
+
+
+def tool_text(ref: ToolReference) -> ToolText:
+    """Build the searchable text of one tool. Prefer `ref.text`, which caches this."""
+    return ToolText(
+        name=" ".join(split_identifier(ref.name)),
+        parameters=" ".join(_schema_parameters(ref.input_schema)),
+        description=split_words(ref.description),
+    )

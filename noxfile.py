@@ -1,0 +1,80 @@
+"""Test, lint, type-check and docs sessions for every distribution in the workspace.
+
+`nox` runs them all. Each distribution is tested in its own virtualenv with only core and
+itself installed, so a missing dependency shows up here and not on a user's machine.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).parent
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_external_run = True
+
+PYTHON = os.environ.get("TOOLSCOUT_NOX_PYTHON", "3.11")
+
+
+def members(kind: str) -> list[str]:
+    """Distribution folders under backends/ or contrib/ that have a pyproject.toml."""
+    return sorted(str(p.parent.relative_to(ROOT)) for p in (ROOT / kind).glob("*/pyproject.toml"))
+
+
+def install(session: nox.Session, *specs: str) -> None:
+    """Install local distributions (editable) with their extras, plus core's test extra."""
+    args: list[str] = []
+    for spec in ("core[testing,arrow]", *specs):
+        args += ["-e", spec]
+    session.install(*args)
+
+
+def run_pytest(session: nox.Session, *paths: str) -> None:
+    session.run("pytest", *paths, *session.posargs, env={"HF_HUB_OFFLINE": "1"})
+
+
+@nox.session(python=PYTHON, tags=["tests"])
+def core(session: nox.Session) -> None:
+    """Core alone, with no backend installed (uses the reference index)."""
+    install(session)
+    run_pytest(session, "core/tests")
+
+
+@nox.session(python=PYTHON, tags=["tests"])
+@nox.parametrize("member", members("backends") + members("contrib"))
+def member(session: nox.Session, member: str) -> None:
+    """One backend or contrib distribution with core only (its own tests + conformance)."""
+    install(session, f"{member}[test]")
+    run_pytest(session, f"{member}/tests")
+
+
+@nox.session(python=PYTHON, tags=["tests"])
+def integration(session: nox.Session) -> None:
+    """Cross-package tests (plugin loading, config selection, CLI) with every member."""
+    install(session, *(f"{m}[test]" for m in members("backends") + members("contrib")))
+    run_pytest(session, "tests")
+
+
+@nox.session(python=PYTHON, tags=["checks"])
+def lint(session: nox.Session) -> None:
+    session.install("ruff")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=PYTHON, tags=["checks"])
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict on core."""
+    install(session)
+    session.install("mypy")
+    session.run("mypy", "--strict", "core/src/toolscout")
+
+
+@nox.session(python=PYTHON, tags=["checks"])
+def docs(session: nox.Session) -> None:
+    """Build the documentation with warnings as errors."""
+    session.install("mkdocs>=1.6", "mkdocs-material>=9.5")
+    session.run("mkdocs", "build", "--strict", "--site-dir", "docs/site")
