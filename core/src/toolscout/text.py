@@ -20,8 +20,11 @@ __all__ = ["ToolText", "split_identifier", "split_words", "summarize", "tool_tex
 
 _SEPARATORS = re.compile(r"[\s_.\-/:]+")
 # lower→Upper ("getWeather"), UPPER→Upper+lower ("HTTPServer"), letter↔digit ("v2api").
+# A plural acronym stays whole ("getURLs", "listIDsForUser"): a lone "s" ending an
+# upper-case run is not the start of a new word.
 _CAMEL = re.compile(
-    r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])"
+    r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z](?!s(?![a-z]))[a-z])"
+    r"|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])"
 )
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
