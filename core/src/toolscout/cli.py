@@ -1,0 +1,474 @@
+"""The `toolscout` command: list backends, search a catalog, run the demo, evaluate backends.
+
+    toolscout backends [--json]
+    toolscout search QUERY [--catalog PATH] [--backend NAME] [--max-results N] [--json]
+    toolscout demo [--backend NAME]
+    toolscout eval --catalog TOOLS.jsonl --queries QUERIES.jsonl --backend NAME [...] [--json]
+
+`search`, `demo` and `eval` take backend options as repeatable `--option KEY=VALUE`, layered
+on top of the configuration (`[tool.toolscout.backends.NAME]`); a value is parsed as JSON
+when it parses (`5`, `true`, `0.5`, `"x"`) and kept as a string otherwise. With several
+backends, `--option NAME.KEY=VALUE` gives an option to backend NAME only.
+
+Bad input (missing files, bad JSON, unknown backends, bad options) exits with status 2 and
+one line on stderr; `main(argv)` returns the exit status, so the CLI is testable in-process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from toolscout import __version__
+from toolscout.errors import ToolscoutError
+from toolscout.types import ToolReference, ToolSearchRequest
+
+__all__ = ["DEMO_QUERIES", "UsageError", "build_parser", "main", "parse_options"]
+
+#: Exit status for bad input or usage (the argparse convention).
+EXIT_USAGE = 2
+
+#: The session the CLI indexes a catalog into.
+CLI_SESSION = "toolscout-cli"
+
+#: What `toolscout demo` asks: one everyday need per service family of the demo catalog.
+DEMO_QUERIES: tuple[str, ...] = (
+    "send a message to the team chat channel",
+    "open a pull request on the code repository",
+    "file a bug ticket in the issue tracker",
+    "schedule a meeting on my calendar next tuesday",
+    "upload a file to shared storage",
+    "refund a customer's card payment",
+    "will it rain in Lisbon tomorrow",
+)
+
+
+class UsageError(Exception):
+    """A command line argparse rejected; reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are raised, so `main` prints them as one line."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+# --- option parsing -------------------------------------------------------------------------
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value: JSON when it parses (numbers, booleans, null, lists), else text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """`["k=1", "name=x"]` → `{"k": 1, "name": "x"}`; a later pair replaces an earlier one."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(
+                f"--option expects KEY=VALUE (e.g. --option max_results=10), got {pair!r}"
+            )
+        options[key] = parse_value(value)
+    return options
+
+
+def options_for(backend: str, options: dict[str, Any], backends: Sequence[str]) -> dict[str, Any]:
+    """The options meant for `backend`: unscoped keys plus its own `backend.KEY` keys."""
+    chosen: dict[str, Any] = {}
+    scoped: dict[str, Any] = {}
+    for key, value in options.items():
+        prefix, dot, rest = key.partition(".")
+        if dot and prefix in backends:
+            if prefix == backend:
+                scoped[rest] = value
+        else:
+            chosen[key] = value
+    return {**chosen, **scoped}
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+# --- shared helpers -------------------------------------------------------------------------
+
+
+@contextmanager
+def demo_catalog_path() -> Iterator[Path]:
+    """The demo catalog shipped inside core (`toolscout/data/demo_tools.jsonl`)."""
+    resource = resources.files("toolscout") / "data" / "demo_tools.jsonl"
+    if not resource.is_file():
+        raise ToolscoutError(
+            "the demo catalog toolscout/data/demo_tools.jsonl is missing from this install; "
+            "reinstall toolscout or pass --catalog PATH"
+        )
+    with resources.as_file(resource) as path:
+        yield path
+
+
+def _load_tools(catalog: str | None) -> list[ToolReference]:
+    from toolscout.catalog import load_catalog
+
+    if catalog is not None:
+        tools = load_catalog(catalog)
+    else:
+        with demo_catalog_path() as path:
+            tools = load_catalog(path)
+    if not tools:
+        raise ToolscoutError(f"the catalog {catalog or 'demo'} holds no tools")
+    return tools
+
+
+def _open_index(backend: str, options: dict[str, Any], settings: Any) -> Any:
+    from toolscout.loading import load_index
+
+    return load_index(backend, settings=settings, **options)
+
+
+def _close(index: Any) -> None:
+    close = getattr(index, "close", None)
+    if callable(close):
+        close()
+
+
+def _emit_json(data: object, out: TextIO) -> None:
+    out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _by_name(tools: Sequence[ToolReference], names: Sequence[str]) -> list[ToolReference]:
+    table = {tool.name: tool for tool in tools}
+    return [table[name] for name in names if name in table]
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+def cmd_backends(args: argparse.Namespace, out: TextIO) -> int:
+    """List installed backends and the plugins that failed to load."""
+    from toolscout.plugins import registry
+
+    backends = sorted(registry.backends().values(), key=lambda entry: entry.name)
+    failures = sorted(registry.failures.values(), key=lambda failure: failure.plugin)
+    rows = [
+        {
+            "name": entry.name,
+            "distribution": entry.distribution,
+            "version": entry.version,
+            "capabilities": _capabilities(entry.cls),
+        }
+        for entry in backends
+    ]
+    failed = [
+        {
+            "plugin": failure.plugin,
+            "distribution": failure.distribution,
+            "error": f"{type(failure.error).__name__}: {failure.error}",
+        }
+        for failure in failures
+    ]
+    if args.json:
+        _emit_json({"backends": rows, "failures": failed}, out)
+        return 0
+    if not rows:
+        out.write("no backends installed; install one, e.g.: pip install toolscout-regex\n")
+    else:
+        table = [["name", "distribution", "version", "capabilities"]]
+        table += [
+            [entry.name, entry.distribution, entry.version, ", ".join(r["capabilities"]) or "-"]
+            for entry, r in zip(backends, rows, strict=True)
+        ]
+        out.write(_table(table))
+    for failure in failed:
+        out.write(
+            f"failed to load: plugin {failure['plugin']!r} from {failure['distribution']}: "
+            f"{failure['error']}\n"
+        )
+    return 0
+
+
+def _capabilities(cls: type[Any]) -> list[str]:
+    capabilities = getattr(cls, "capabilities", None)
+    enabled = getattr(capabilities, "enabled", None)
+    return list(enabled()) if callable(enabled) else []
+
+
+def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
+    """Search a catalog (the demo catalog by default) and show what the search saved."""
+    from toolscout.config import load_settings
+    from toolscout.savings import token_savings
+
+    settings = load_settings()
+    backend = args.backend or settings.backend
+    options = parse_options(args.option)
+    max_results = args.max_results or settings.max_results
+    tools = _load_tools(args.catalog)
+    index = _open_index(backend, options, settings)
+    try:
+        index.index_tools(CLI_SESSION, tools)
+        response = index.search(ToolSearchRequest(CLI_SESSION, args.query, max_results))
+    finally:
+        _close(index)
+    savings = token_savings(tools, _by_name(tools, response.names))
+    if args.json:
+        _emit_json(
+            {
+                "results": [{"name": hit.name, "score": hit.score} for hit in response],
+                "backend": backend,
+                "tokens": savings.to_dict(),
+            },
+            out,
+        )
+        return 0
+    source = args.catalog or "the demo catalog"
+    out.write(f"{args.query!r}: {len(response)} of {len(tools):,} tools in {source} ({backend})\n")
+    _write_hits(response, out)
+    out.write(savings.describe() + "\n")
+    return 0
+
+
+def _write_hits(response: Any, out: TextIO) -> None:
+    if not len(response):
+        out.write("  no tool matched\n")
+    for rank, hit in enumerate(response, 1):
+        out.write(f"  {rank}. {hit.name}  (score {hit.score:.3g})\n")
+        if hit.summary:
+            out.write(f"     {hit.summary}\n")
+
+
+def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    """Run everyday searches on the demo catalog and show the tokens each one saved."""
+    from toolscout.config import load_settings
+    from toolscout.savings import token_savings
+    from toolscout.tokens import tool_tokens
+
+    settings = load_settings()
+    backend = args.backend or settings.backend
+    options = parse_options(args.option)
+    tools = _load_tools(None)
+    catalog_tokens = tool_tokens(tools)
+    index = _open_index(backend, options, settings)
+    searches = []
+    try:
+        index.index_tools(CLI_SESSION, tools)
+        for query in DEMO_QUERIES:
+            response = index.search(ToolSearchRequest(CLI_SESSION, query, args.max_results))
+            savings = token_savings(
+                tools, _by_name(tools, response.names), catalog_tokens=catalog_tokens
+            )
+            searches.append((query, response, savings))
+    finally:
+        _close(index)
+    if args.json:
+        _emit_json(
+            {
+                "backend": backend,
+                "catalog_tools": len(tools),
+                "catalog_tokens": catalog_tokens,
+                "searches": [
+                    {
+                        "query": query,
+                        "results": [{"name": hit.name, "score": hit.score} for hit in response],
+                        "tokens": savings.to_dict(),
+                    }
+                    for query, response, savings in searches
+                ],
+            },
+            out,
+        )
+        return 0
+    out.write(
+        f"toolscout demo: {len(tools):,} tools in the demo catalog, {catalog_tokens:,} tokens "
+        f"as tool definitions; backend {backend!r}\n"
+        "Instead of sending every definition, the model gets one tool_search tool and only "
+        "the tools it finds.\n"
+    )
+    for query, response, savings in searches:
+        out.write(f"\n> {query}\n")
+        _write_hits(response, out)
+        out.write(f"  {savings.describe()}\n")
+    sent = sum(s.sent_tokens for _q, _r, s in searches) / len(searches)
+    out.write(
+        f"\nOn average a request sent {sent:,.0f} tokens of tool definitions instead of "
+        f"{catalog_tokens:,} ({100.0 * (1 - sent / catalog_tokens):.1f}% fewer).\n"
+        'Try your own: toolscout search "QUERY" [--catalog tools.jsonl]\n'
+    )
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
+    """Score one or more backends on a catalog + queries pair (see toolscout.evaluation)."""
+    from toolscout.catalog import load_catalog
+    from toolscout.config import load_settings
+    from toolscout.evaluation import evaluate, load_queries
+    from toolscout.progress import ProgressBar
+
+    settings = load_settings()
+    backends = list(dict.fromkeys(args.backend or [settings.backend]))
+    options = parse_options(args.option)
+    tools = load_catalog(args.catalog)
+    queries = load_queries(args.queries)
+    if args.limit_queries is not None:
+        queries = queries[: args.limit_queries]
+    known = {tool.name for tool in tools}
+    missing = sum(1 for q in queries if not known.issuperset(q.relevant))
+    if missing:
+        sys.stderr.write(
+            f"note: {missing} of {len(queries)} queries name relevant tools that are not in "
+            f"{args.catalog}; check that the catalog and queries belong together\n"
+        )
+    results = []
+    for backend in backends:
+        index = _open_index(backend, options_for(backend, options, backends), settings)
+        bar = ProgressBar(len(queries), f"queries ({backend})")
+        bar.message(f"indexing {len(tools):,} tools ({backend})…")
+        try:
+            results.append(evaluate(index, tools, queries, backend=backend, on_query=bar.update))
+        finally:
+            bar.close()
+            _close(index)
+    if args.json:
+        _emit_json({"results": [result.to_dict() for result in results]}, out)
+        return 0
+    header = ["backend", "queries", "hit@5", "recall@5", "ndcg@10", "mrr@10"]
+    header += ["p50_ms", "p99_ms", "index_s"]
+    rows = [header]
+    for result in results:
+        data = result.to_dict()
+        rows.append(
+            [str(data["backend"]), str(data["queries"])]
+            + [f"{data[key]:.3f}" for key in header[2:]]
+        )
+    out.write(_table(rows))
+    return 0
+
+
+def _table(rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[col]) for row in rows) for col in range(len(rows[0]))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# --- parser and entry point -----------------------------------------------------------------
+
+
+def _add_backend_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="backend option on top of config; repeatable; VALUE is JSON when it parses",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the `toolscout` command."""
+    parser = _Parser(
+        prog="toolscout",
+        description="Tool search for LLM agents: find the few tools a request needs.",
+    )
+    parser.add_argument("--version", action="version", version=f"toolscout {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    backends = commands.add_parser("backends", help="list installed backends")
+    backends.add_argument("--json", action="store_true", help="print JSON")
+    backends.set_defaults(handler=cmd_backends)
+
+    search = commands.add_parser("search", help="search a tool catalog")
+    search.add_argument("query", metavar="QUERY", help="what the tool should do")
+    search.add_argument(
+        "--catalog", metavar="PATH", help="tools as JSON/JSONL (default: the demo catalog)"
+    )
+    search.add_argument("--backend", "-b", metavar="NAME", help="backend (default: config)")
+    search.add_argument(
+        "--max-results", "-n", type=_positive_int, metavar="N", help="results (default: config)"
+    )
+    search.add_argument("--json", action="store_true", help="print JSON")
+    _add_backend_options(search)
+    search.set_defaults(handler=cmd_search)
+
+    demo = commands.add_parser("demo", help="run example searches on the demo catalog")
+    demo.add_argument("--backend", "-b", metavar="NAME", help="backend (default: config)")
+    demo.add_argument(
+        "--max-results", "-n", type=_positive_int, default=3, metavar="N", help="default 3"
+    )
+    demo.add_argument("--json", action="store_true", help="print JSON")
+    _add_backend_options(demo)
+    demo.set_defaults(handler=cmd_demo)
+
+    evaluation = commands.add_parser("eval", help="score backends on a catalog and queries")
+    evaluation.add_argument("--catalog", required=True, metavar="TOOLS.jsonl")
+    evaluation.add_argument("--queries", required=True, metavar="QUERIES.jsonl")
+    evaluation.add_argument(
+        "--backend",
+        "-b",
+        action="append",
+        metavar="NAME",
+        help="backend to score; repeatable (default: config)",
+    )
+    evaluation.add_argument(
+        "--limit-queries", type=_positive_int, metavar="N", help="score the first N queries only"
+    )
+    evaluation.add_argument("--json", action="store_true", help="print JSON")
+    _add_backend_options(evaluation)
+    evaluation.set_defaults(handler=cmd_eval)
+    return parser
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    return " ".join(text.split())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI with `argv` (default: `sys.argv[1:]`) and return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as error:
+        sys.stderr.write(f"{_one_line(error)}\n")
+        return EXIT_USAGE
+    except SystemExit as stop:  # --help and --version
+        return stop.code if isinstance(stop.code, int) else 0
+    handler: Callable[[argparse.Namespace, TextIO], int] | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stdout)
+        return EXIT_USAGE
+    try:
+        return handler(args, sys.stdout)
+    except BrokenPipeError:
+        # `toolscout ... | head`: the reader left; nothing more to say.
+        return 1
+    except (ToolscoutError, OSError, ValueError) as error:
+        sys.stderr.write(f"toolscout {args.command}: error: {_one_line(error)}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("toolscout: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m toolscout.cli`
+    raise SystemExit(main())

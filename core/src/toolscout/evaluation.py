@@ -1,0 +1,289 @@
+"""Retrieval-quality metrics and the evaluation loop behind `toolscout eval`.
+
+The metric definitions are those of `../shared/eval/README.md`, so figures from different
+backends, scripts and runs compare. For one query, `ranked` is the backend's result names,
+best first:
+
+- hit@k: 1 if any relevant tool is in the top k.
+- recall@k: `match="all"`: |relevant ∩ top k| / |relevant|; `match="any"`: hit@k;
+  `match="groups"`: the fraction of groups with at least one member in the top k.
+- nDCG@k: binary gains over `relevant`; the ideal DCG has min(|relevant|, k) hits.
+- MRR@k: 1 / rank of the first relevant tool in the top k, else 0.
+
+A name repeated in `ranked` counts once, at its first position, so a backend cannot raise
+its score by repeating a hit. The functions are plain and importable so benchmark scripts
+reuse them instead of re-deriving the formulas.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from toolscout.index import ToolIndex
+from toolscout.types import ToolReference, ToolSearchRequest
+
+__all__ = [
+    "EVAL_SESSION",
+    "EvalQuery",
+    "EvalResult",
+    "Match",
+    "evaluate",
+    "hit_at_k",
+    "load_queries",
+    "mrr_at_k",
+    "ndcg_at_k",
+    "parse_query",
+    "percentile",
+    "recall_at_k",
+    "summarize",
+]
+
+Match = Literal["all", "any", "groups"]
+MATCH_KINDS: tuple[Match, ...] = ("all", "any", "groups")
+
+#: The session every tool of an evaluation is indexed into.
+EVAL_SESSION = "toolscout-eval"
+
+#: Results asked for per query: enough for nDCG@10 and MRR@10.
+EVAL_MAX_RESULTS = 10
+
+
+@dataclass(frozen=True)
+class EvalQuery:
+    """One evaluation query: its text, the tools that answer it, and how they count.
+
+    `groups` is only used with `match="groups"`: one tuple of interchangeable tools per
+    step of the query. `relevant` is then the union of the groups unless given.
+    """
+
+    query: str
+    relevant: tuple[str, ...]
+    match: Match = "all"
+    groups: tuple[tuple[str, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.match not in MATCH_KINDS:
+            raise ValueError(f"match must be one of {', '.join(MATCH_KINDS)}, got {self.match!r}")
+        if self.match == "groups" and not self.groups:
+            raise ValueError('match "groups" needs a non-empty "groups" list of tool-name lists')
+        if any(not group for group in self.groups):
+            raise ValueError('every entry of "groups" must name at least one tool')
+        relevant = self.relevant
+        if not relevant and self.groups:
+            relevant = tuple(name for group in self.groups for name in group)
+        relevant = tuple(dict.fromkeys(relevant))
+        if not relevant:
+            raise ValueError('a query needs at least one tool name in "relevant"')
+        object.__setattr__(self, "relevant", relevant)
+
+
+def _names(value: Any, field: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f'"{field}" must be a list of tool names, got {value!r}')
+    return tuple(value)
+
+
+def parse_query(data: Mapping[str, Any]) -> EvalQuery:
+    """One line of a `queries.jsonl` file → `EvalQuery`; extra (provenance) fields are ignored."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+    text = data.get("query")
+    if not isinstance(text, str):
+        raise ValueError(f'"query" must be a string, got {text!r}')
+    groups_value = data.get("groups")
+    groups: tuple[tuple[str, ...], ...] = ()
+    if groups_value is not None:
+        if not isinstance(groups_value, list):
+            raise ValueError(f'"groups" must be a list of tool-name lists, got {groups_value!r}')
+        groups = tuple(_names(group, "groups[]") for group in groups_value)
+    relevant = data.get("relevant")
+    match = data.get("match") or "all"
+    if match not in MATCH_KINDS:
+        raise ValueError(f'"match" must be one of {", ".join(MATCH_KINDS)}, got {match!r}')
+    return EvalQuery(
+        query=text,
+        relevant=() if relevant is None else _names(relevant, "relevant"),
+        match=cast(Match, match),
+        groups=groups,
+    )
+
+
+def load_queries(path: str | Path) -> list[EvalQuery]:
+    """Read a JSONL file of queries (`{"query", "relevant", "match"?, "groups"?}` a line).
+
+    Raises `ValueError` naming the file and line of the first bad query, and `OSError`
+    when the file cannot be read.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"queries path is a directory, expected a JSONL file: {path}")
+    queries = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                queries.append(parse_query(json.loads(line)))
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}:{number}: invalid JSON: {error.msg}") from None
+            except ValueError as error:
+                raise ValueError(f"{path}:{number}: {error}") from None
+    if not queries:
+        raise ValueError(f"{path}: no queries in the file")
+    return queries
+
+
+def _top(ranked: Sequence[str], k: int) -> list[str]:
+    """The first k distinct names of a ranking."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    return list(dict.fromkeys(ranked))[:k]
+
+
+def hit_at_k(ranked: Sequence[str], relevant: Iterable[str], k: int = 5) -> float:
+    """1.0 if any relevant tool is in the top k, else 0.0."""
+    wanted = set(relevant)
+    return 1.0 if any(name in wanted for name in _top(ranked, k)) else 0.0
+
+
+def recall_at_k(ranked: Sequence[str], query: EvalQuery, k: int = 5) -> float:
+    """The share of what the query needs that the top k holds (see `match`)."""
+    top = set(_top(ranked, k))
+    if query.match == "any":
+        return hit_at_k(ranked, query.relevant, k)
+    if query.match == "groups":
+        return sum(1 for group in query.groups if top.intersection(group)) / len(query.groups)
+    return len(top.intersection(query.relevant)) / len(query.relevant)
+
+
+def ndcg_at_k(ranked: Sequence[str], relevant: Iterable[str], k: int = 10) -> float:
+    """Normalised discounted cumulative gain with binary gains, in [0, 1]."""
+    wanted = set(relevant)
+    if not wanted:
+        raise ValueError("nDCG needs at least one relevant tool")
+    dcg = sum(
+        1.0 / math.log2(rank + 1) for rank, name in enumerate(_top(ranked, k), 1) if name in wanted
+    )
+    ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(len(wanted), k) + 1))
+    return dcg / ideal
+
+
+def mrr_at_k(ranked: Sequence[str], relevant: Iterable[str], k: int = 10) -> float:
+    """1 / rank of the first relevant tool within the top k, else 0.0."""
+    wanted = set(relevant)
+    for rank, name in enumerate(_top(ranked, k), 1):
+        if name in wanted:
+            return 1.0 / rank
+    return 0.0
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0–100) with linear interpolation, as numpy's default computes it."""
+    if not values:
+        raise ValueError("percentile of an empty sequence")
+    if not 0.0 <= q <= 100.0:
+        raise ValueError(f"q must be between 0 and 100, got {q}")
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100.0
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    """The figures of one backend on one catalog + queries pair (means over queries)."""
+
+    backend: str
+    queries: int
+    hit_at_5: float
+    recall_at_5: float
+    ndcg_at_10: float
+    mrr_at_10: float
+    p50_ms: float
+    p99_ms: float
+    index_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form `toolscout eval --json` prints, keys as in the eval README."""
+        return {
+            "backend": self.backend,
+            "queries": self.queries,
+            "hit@5": round(self.hit_at_5, 4),
+            "recall@5": round(self.recall_at_5, 4),
+            "ndcg@10": round(self.ndcg_at_10, 4),
+            "mrr@10": round(self.mrr_at_10, 4),
+            "p50_ms": round(self.p50_ms, 4),
+            "p99_ms": round(self.p99_ms, 4),
+            "index_s": round(self.index_s, 4),
+        }
+
+
+def summarize(
+    backend: str,
+    rankings: Sequence[Sequence[str]],
+    queries: Sequence[EvalQuery],
+    latencies_ms: Sequence[float],
+    index_s: float,
+) -> EvalResult:
+    """Score the rankings a backend gave for `queries` (same order) into an `EvalResult`."""
+    if len(rankings) != len(queries) or not queries:
+        raise ValueError(
+            f"need one ranking per query and at least one query, got {len(rankings)} "
+            f"rankings for {len(queries)} queries"
+        )
+    pairs = list(zip(rankings, queries, strict=True))
+    return EvalResult(
+        backend=backend,
+        queries=len(queries),
+        hit_at_5=statistics.fmean(hit_at_k(r, q.relevant, 5) for r, q in pairs),
+        recall_at_5=statistics.fmean(recall_at_k(r, q, 5) for r, q in pairs),
+        ndcg_at_10=statistics.fmean(ndcg_at_k(r, q.relevant, 10) for r, q in pairs),
+        mrr_at_10=statistics.fmean(mrr_at_k(r, q.relevant, 10) for r, q in pairs),
+        p50_ms=percentile(latencies_ms, 50),
+        p99_ms=percentile(latencies_ms, 99),
+        index_s=index_s,
+    )
+
+
+def evaluate(
+    index: ToolIndex,
+    tools: Sequence[ToolReference],
+    queries: Sequence[EvalQuery],
+    *,
+    backend: str | None = None,
+    on_indexed: Callable[[float], None] | None = None,
+    on_query: Callable[[int], None] | None = None,
+) -> EvalResult:
+    """Index every tool into one session, ask each query for 10 results, and score them.
+
+    `index_s` times the one `index_tools` call; each query's latency times its `search`
+    call alone. `on_indexed(seconds)` and `on_query(done)` report progress.
+    """
+    if not queries:
+        raise ValueError("no queries to evaluate")
+    name = backend or str(getattr(index, "name", type(index).__name__))
+    index.clear_index(EVAL_SESSION)
+    start = time.perf_counter()
+    index.index_tools(EVAL_SESSION, list(tools))
+    index_s = time.perf_counter() - start
+    if on_indexed is not None:
+        on_indexed(index_s)
+    rankings: list[list[str]] = []
+    latencies: list[float] = []
+    for done, query in enumerate(queries, 1):
+        request = ToolSearchRequest(EVAL_SESSION, query.query, max_results=EVAL_MAX_RESULTS)
+        start = time.perf_counter()
+        response = index.search(request)
+        latencies.append((time.perf_counter() - start) * 1000.0)
+        rankings.append(response.names)
+        if on_query is not None:
+            on_query(done)
+    return summarize(name, rankings, queries, latencies, index_s)

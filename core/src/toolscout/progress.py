@@ -1,0 +1,54 @@
+"""A dependency-free progress bar for the CLI, drawn on stderr only when it is a terminal.
+
+Piped or captured output stays clean: on anything that is not a TTY the bar draws nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+__all__ = ["ProgressBar"]
+
+
+class ProgressBar:
+    """`[#####.....]  512/2501  label` redrawn in place at most ten times a second."""
+
+    width = 30
+
+    def __init__(self, total: int, label: str = "", stream: TextIO | None = None) -> None:
+        self.total = max(total, 0)
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = bool(isatty and isatty())
+        self._last_draw = 0.0
+        self._done = 0
+
+    def update(self, done: int) -> None:
+        """Show `done` of `total` items finished (redraws are throttled, the last is not)."""
+        self._done = min(done, self.total)
+        now = time.monotonic()
+        if self.enabled and (now - self._last_draw >= 0.1 or self._done >= self.total):
+            self._last_draw = now
+            self._draw()
+
+    def _draw(self) -> None:
+        filled = self.width * self._done // self.total if self.total else self.width
+        bar = "#" * filled + "." * (self.width - filled)
+        digits = len(str(self.total))
+        self.stream.write(f"\r[{bar}] {self._done:>{digits}}/{self.total} {self.label}")
+        self.stream.flush()
+
+    def message(self, text: str) -> None:
+        """A status line (e.g. 'indexing 1,853 tools') shown in place of the bar."""
+        if self.enabled:
+            self.stream.write(f"\r\x1b[2K{text}")
+            self.stream.flush()
+
+    def close(self) -> None:
+        """Clear the bar's line so the next output starts clean."""
+        if self.enabled:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()

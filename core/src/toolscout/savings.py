@@ -1,0 +1,99 @@
+"""What tool search saves: tokens of the whole catalog against what a request really sends.
+
+Without tool search a request carries every tool definition. With it, the request carries
+the `tool_search` tool plus the definitions of the tools the search returned. Both sides
+are counted offline with `toolscout.tokens` (o200k_base by default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolscout.tokens import DEFAULT_ENCODING, tool_tokens
+from toolscout.types import ToolReference
+
+__all__ = ["SEARCH_TOOL", "TokenSavings", "token_savings"]
+
+#: The one tool the model sees up front, as the CLI counts it.
+SEARCH_TOOL = ToolReference(
+    name="tool_search",
+    description=(
+        "Search the available tools by what they do. Most tools are not loaded yet: call "
+        "this with a short description of the capability you need (or `select:name_a,name_b` "
+        "for tools you know by name); the tools found become available on your next turn."
+    ),
+    input_schema={
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "description": "What the tool should do, in a few words, or select:names.",
+            },
+            "max_results": {
+                "type": "integer",
+                "description": "How many tools to return (default 5).",
+                "minimum": 1,
+            },
+        },
+        "required": ["query"],
+    },
+)
+
+
+@dataclass(frozen=True)
+class TokenSavings:
+    """Tokens of the whole catalog versus tool_search plus the tools a search returned."""
+
+    catalog_tools: int
+    catalog_tokens: int
+    returned_tools: int
+    sent_tokens: int
+    encoding: str = DEFAULT_ENCODING
+
+    @property
+    def saved_tokens(self) -> int:
+        return self.catalog_tokens - self.sent_tokens
+
+    @property
+    def saved_percent(self) -> float:
+        return 100.0 * self.saved_tokens / self.catalog_tokens if self.catalog_tokens else 0.0
+
+    def to_dict(self) -> dict[str, int | float | str]:
+        return {
+            "encoding": self.encoding,
+            "catalog_tools": self.catalog_tools,
+            "catalog_tokens": self.catalog_tokens,
+            "returned_tools": self.returned_tools,
+            "sent_tokens": self.sent_tokens,
+            "saved_tokens": self.saved_tokens,
+            "saved_percent": round(self.saved_percent, 2),
+        }
+
+    def describe(self) -> str:
+        """One line for people: what was sent instead of what, and the share saved."""
+        return (
+            f"tokens ({self.encoding}): sent {self.sent_tokens:,} (tool_search + "
+            f"{self.returned_tools} tool{'s' if self.returned_tools != 1 else ''}) instead of "
+            f"{self.catalog_tokens:,} for all {self.catalog_tools:,} tools: saved "
+            f"{self.saved_tokens:,} ({self.saved_percent:.1f}%)"
+        )
+
+
+def token_savings(
+    catalog: Sequence[ToolReference],
+    returned: Sequence[ToolReference],
+    *,
+    catalog_tokens: int | None = None,
+    encoding: str = DEFAULT_ENCODING,
+) -> TokenSavings:
+    """Count what a search saved; pass `catalog_tokens` to reuse a count across searches."""
+    if catalog_tokens is None:
+        catalog_tokens = tool_tokens(catalog, encoding)
+    return TokenSavings(
+        catalog_tools=len(catalog),
+        catalog_tokens=catalog_tokens,
+        returned_tools=len(returned),
+        sent_tokens=tool_tokens([SEARCH_TOOL, *returned], encoding),
+        encoding=encoding,
+    )
