@@ -45,12 +45,17 @@ class SessionManager:
                 self._fingerprints.pop(gone, None)
             return evicted
 
-    def ensure_indexed(self, session_id: str, tools: Sequence[ToolReference]) -> bool:
+    def ensure_indexed(
+        self, session_id: str, tools: Sequence[ToolReference], fingerprint: str | None = None
+    ) -> bool:
         """Index `tools` as the session's whole tool set unless it is already that set.
 
         Returns True when the index was (re)built, False when the fingerprint matched.
+        `fingerprint` is `tool_set_fingerprint(tools)` when the caller has it cached (the
+        advisor does, so an unchanged tool set costs a dict lookup per request).
         """
-        fingerprint = tool_set_fingerprint(tools)
+        if fingerprint is None:
+            fingerprint = tool_set_fingerprint(tools)
         with self._lock:
             if self._fingerprints.get(session_id) == fingerprint:
                 return False
