@@ -127,6 +127,12 @@ class Settings(BaseSettings):
     """Keep tools discovered in earlier turns available (False: only the last turn's)."""
     session_id_key: str = Field("toolscout_session_id", min_length=1)
     """Key in the call context that carries the session id."""
+    max_loaded_tools: int = Field(32, ge=1)
+    """Discovered tools the advisor keeps loaded at once; the least recently used go first."""
+    max_iterations: int = Field(10, ge=1)
+    """Model calls per advisor run before the loop guard stops it with an error."""
+    result_summaries: bool = True
+    """tool_search answers with each tool's one-line summary (False: bare names)."""
     embedder: str | None = None
     """Embedder name for vector backends (None: the backend's default)."""
     eviction: EvictionSettings = Field(default_factory=lambda: EvictionSettings())
