@@ -1,0 +1,370 @@
+"""`RegexToolIndex`: the default toolscout backend, in memory and dependency-light.
+
+Each query is first classified (see `toolscout_regex.query`):
+
+- **Words** (natural language): the query's terms are the alternatives of an implicit
+  `\\b(term1|term2|...)\\w*` match, answered from a per-session term dictionary instead of
+  scanning text. Scoring is BM25F: each term is weighted by its rarity among the session's
+  tools (IDF), term frequencies are saturated and length-normalised per field, and the
+  fields are weighted name > parameters > description. A query term also matches longer
+  words it is a prefix of (`calc` → `calculate`), at a discount. A query word equal to a
+  tool's full name puts that tool first.
+- **Pattern**: the compiled regular expression is searched in every tool's name (as written
+  and as split words), parameters and description, with the `regex` module's timeout; a
+  name match outweighs the others, and a pattern that covers more of the name ranks higher.
+  A pattern that exceeds the time budget raises `ValueError` instead of hanging.
+
+Per-session data (term postings with their weights, the name dictionary, the folded texts
+patterns run over) is compiled once when a batch is indexed, so a search only looks up
+terms and adds numbers.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import threading
+import time
+from bisect import bisect_left
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import regex
+from pydantic import BaseModel, ConfigDict, Field
+from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
+from toolscout.index import check_session_id
+
+from toolscout_regex.analysis import Analyzer, fold
+from toolscout_regex.query import ParsedQuery, parse_query
+
+__all__ = ["RegexOptions", "RegexToolIndex"]
+
+# BM25 saturation and per-field length normalisation. Names are short and their length
+# says little, so they are barely normalised.
+_K1 = 1.2
+_B = {"name": 0.3, "parameters": 0.75, "description": 0.75}
+# A query word equal to a tool's whole name wins over any accumulated word score.
+_EXACT_NAME_BONUS = 1000.0
+# Prefix expansion: only for query terms this long, at most this many vocabulary words each.
+_MIN_PREFIX = 4
+_MAX_EXPANSIONS = 64
+# Characters that separate names a query may quote: `select:a,b`, "`get_weather`", "(x)".
+_NAME_DELIMITERS = regex.compile(r"[\s,;:'\"`()\[\]{}<>]+")
+_ANALYSIS_CACHE_SIZE = 50_000
+
+
+class RegexOptions(BaseModel):
+    """Options of the `regex` backend (`[tool.toolscout.backends.regex]`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name_weight: float = Field(3.0, gt=0, description="Weight of a match in the tool name.")
+    parameters_weight: float = Field(
+        1.0, ge=0, description="Weight of a match in parameter names and descriptions."
+    )
+    description_weight: float = Field(
+        1.0, ge=0, description="Weight of a match in the tool description."
+    )
+    prefix_weight: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="Discount for a query word matching a longer word it begins (0 disables).",
+    )
+    stemming: bool = Field(True, description="Porter-stem English words (send ~ sending).")
+    stop_words: bool = Field(True, description="Drop English stop words from queries and tools.")
+    timeout_ms: float = Field(
+        100.0, gt=0, le=60_000, description="Time budget for matching one regular expression."
+    )
+    max_pattern_length: int = Field(
+        200, ge=1, le=10_000, description="Longest regular expression accepted, in characters."
+    )
+
+
+@dataclass(frozen=True)
+class _Analysed:
+    """What indexing derives from one tool definition (cached by its fingerprint)."""
+
+    fields: tuple[Counter[str], Counter[str], Counter[str]]
+    lengths: tuple[int, int, int]
+    # Folded texts patterns are matched against: raw name, split name, parameters, description.
+    texts: tuple[str, str, str, str]
+
+
+@dataclass
+class _Compiled:
+    """An immutable, searchable snapshot of one session's tools."""
+
+    refs: list[ToolReference]
+    texts: list[tuple[str, str, str, str]]
+    postings: dict[str, list[tuple[int, float]]]
+    vocabulary: list[str]
+    exact_names: dict[str, list[int]]
+
+
+@dataclass
+class _Session:
+    tools: dict[str, tuple[ToolReference, _Analysed]] = field(default_factory=dict)
+    compiled: _Compiled | None = None
+
+
+class RegexToolIndex(ToolIndexBase):
+    """Tool search by regular expression or by weighted keywords, held in memory.
+
+    Thread-safe: indexing and compiling take a lock; searches score an immutable snapshot
+    outside it, so sessions searched from different threads don't wait on each other.
+    """
+
+    name: ClassVar[str] = "regex"
+    capabilities: ClassVar[Capabilities] = Capabilities(remove_tools=True, metadata_filter=True)
+    Options: ClassVar[type[RegexOptions]] = RegexOptions
+
+    def __init__(
+        self,
+        *,
+        name_weight: float = 3.0,
+        parameters_weight: float = 1.0,
+        description_weight: float = 1.0,
+        prefix_weight: float = 0.5,
+        stemming: bool = True,
+        stop_words: bool = True,
+        timeout_ms: float = 100.0,
+        max_pattern_length: int = 200,
+    ) -> None:
+        self.options = RegexOptions(
+            name_weight=name_weight,
+            parameters_weight=parameters_weight,
+            description_weight=description_weight,
+            prefix_weight=prefix_weight,
+            stemming=stemming,
+            stop_words=stop_words,
+            timeout_ms=timeout_ms,
+            max_pattern_length=max_pattern_length,
+        )
+        self._analyzer = Analyzer(stemming=stemming, stop_words=stop_words)
+        self._weights = (name_weight, parameters_weight, description_weight)
+        self._sessions: dict[str, _Session] = {}
+        self._lock = threading.RLock()
+        self._cache: OrderedDict[str, _Analysed] = OrderedDict()
+
+    # --- indexing ----------------------------------------------------------------------
+
+    def _analyse(self, ref: ToolReference) -> _Analysed:
+        key = ref.fingerprint
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        text = ref.text
+        counts = [
+            self._analyzer.counts(part) for part in (text.name, text.parameters, text.description)
+        ]
+        analysed = _Analysed(
+            fields=(counts[0][0], counts[1][0], counts[2][0]),
+            lengths=(counts[0][1], counts[1][1], counts[2][1]),
+            texts=(fold(ref.name), fold(text.name), fold(text.parameters), fold(ref.description)),
+        )
+        self._cache[key] = analysed
+        if len(self._cache) > _ANALYSIS_CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return analysed
+
+    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+        with self._lock:
+            session = self._sessions.setdefault(session_id, _Session())
+            for ref in tools:
+                session.tools.pop(ref.name, None)
+                session.tools[ref.name] = (ref, self._analyse(ref))
+            # A batch compiles now; single tools (index_tool in a loop) compile lazily on
+            # the next search, so N calls don't cost N compilations.
+            session.compiled = self._compile(session) if len(tools) > 1 else None
+
+    def _clear(self, session_id: str) -> None:
+        with self._lock:
+            self._sessions.pop(session_id, None)
+
+    def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
+        """Forget the named tools of a session; unknown names are ignored."""
+        check_session_id(session_id)
+        if isinstance(names, str):
+            raise TypeError("remove_tools takes a collection of names, not a single str")
+        with self._lock:
+            session = self._sessions.get(session_id)
+            if session is None:
+                return
+            for name in names:
+                if session.tools.pop(name, None) is not None:
+                    session.compiled = None
+
+    def _compile(self, session: _Session) -> _Compiled:
+        entries = list(session.tools.values())
+        n = len(entries)
+        totals = [0, 0, 0]
+        document_frequency: Counter[str] = Counter()
+        for _, analysed in entries:
+            for i in range(3):
+                totals[i] += analysed.lengths[i]
+            document_frequency.update(
+                set(analysed.fields[0]) | set(analysed.fields[1]) | set(analysed.fields[2])
+            )
+        averages = [max(total / n, 1.0) for total in totals] if n else [1.0, 1.0, 1.0]
+        b = (_B["name"], _B["parameters"], _B["description"])
+        idf = {
+            term: math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            for term, df in document_frequency.items()
+        }
+        postings: dict[str, list[tuple[int, float]]] = {}
+        for doc, (_, analysed) in enumerate(entries):
+            norms = [
+                weight / (1.0 - b[i] + b[i] * analysed.lengths[i] / averages[i])
+                for i, weight in enumerate(self._weights)
+            ]
+            combined: dict[str, float] = {}
+            for i in range(3):
+                norm = norms[i]
+                if norm == 0.0:
+                    continue
+                for term, tf in analysed.fields[i].items():
+                    combined[term] = combined.get(term, 0.0) + tf * norm
+            for term, tf in combined.items():
+                if tf > 0.0:
+                    score = idf[term] * tf * (_K1 + 1.0) / (_K1 + tf)
+                    postings.setdefault(term, []).append((doc, score))
+        exact_names: dict[str, list[int]] = {}
+        for doc, (ref, _) in enumerate(entries):
+            exact_names.setdefault(fold(ref.name), []).append(doc)
+        return _Compiled(
+            refs=[ref for ref, _ in entries],
+            texts=[analysed.texts for _, analysed in entries],
+            postings=postings,
+            vocabulary=sorted(postings),
+            exact_names=exact_names,
+        )
+
+    def _snapshot(self, session_id: str) -> _Compiled | None:
+        with self._lock:
+            session = self._sessions.get(session_id)
+            if session is None or not session.tools:
+                return None
+            if session.compiled is None:
+                session.compiled = self._compile(session)
+            return session.compiled
+
+    # --- searching ---------------------------------------------------------------------
+
+    def _search(
+        self,
+        session_id: str,
+        query: str,
+        limit: int,
+        metadata_filter: Mapping[str, Any] | None,
+    ) -> tuple[list[ToolHit], int]:
+        parsed = parse_query(query, self.options.max_pattern_length)
+        compiled = self._snapshot(session_id)
+        if compiled is None:
+            return [], 0
+        if parsed.kind == "pattern":
+            scores = self._match_pattern(compiled, parsed)
+        else:
+            scores = self._score_words(compiled, parsed.text)
+        if metadata_filter:
+            scores = {
+                doc: score
+                for doc, score in scores.items()
+                if _metadata_matches(compiled.refs[doc].metadata, metadata_filter)
+            }
+        refs = compiled.refs
+        best = heapq.nsmallest(
+            limit, scores.items(), key=lambda item: (-item[1], refs[item[0]].name)
+        )
+        hits = [ToolHit(refs[doc].name, round(score, 6), refs[doc].summary) for doc, score in best]
+        return hits, len(scores)
+
+    def _score_words(self, compiled: _Compiled, query: str) -> dict[int, float]:
+        postings = compiled.postings
+        scores: dict[int, float] = {}
+        prefix_weight = self.options.prefix_weight
+        for term in dict.fromkeys(self._analyzer.query_terms(query)):
+            best: dict[int, float] = dict(postings.get(term, ()))
+            if prefix_weight > 0.0 and len(term) >= _MIN_PREFIX:
+                for other in _expansions(compiled.vocabulary, term):
+                    for doc, score in postings[other]:
+                        discounted = score * prefix_weight
+                        if discounted > best.get(doc, 0.0):
+                            best[doc] = discounted
+            for doc, score in best.items():
+                scores[doc] = scores.get(doc, 0.0) + score
+        for candidate in dict.fromkeys(_candidate_names(query)):
+            for doc in compiled.exact_names.get(candidate, ()):
+                scores[doc] = scores.get(doc, 0.0) + _EXACT_NAME_BONUS
+        return scores
+
+    def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> dict[int, float]:
+        pattern = parsed.pattern
+        assert pattern is not None
+        name_weight, parameters_weight, description_weight = self._weights
+        budget = self.options.timeout_ms / 1000.0
+        deadline = time.perf_counter() + budget
+        scores: dict[int, float] = {}
+
+        def search(text: str) -> regex.Match[str] | None:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0.0:
+                raise TimeoutError
+            return pattern.search(text, timeout=remaining)
+
+        try:
+            for doc, (raw_name, split_name, parameters, description) in enumerate(compiled.texts):
+                score = 0.0
+                target = raw_name
+                found = search(raw_name)
+                if found is None:
+                    target = split_name
+                    found = search(split_name)
+                if found is not None:
+                    # Covering more of the name ranks higher; a full match ranks highest.
+                    coverage = (found.end() - found.start()) / len(target) if target else 0.0
+                    score += name_weight * (1.0 + coverage)
+                if parameters and parameters_weight and search(parameters) is not None:
+                    score += parameters_weight
+                if description and description_weight and search(description) is not None:
+                    score += description_weight
+                if score > 0.0:
+                    scores[doc] = score
+        except TimeoutError:
+            raise ValueError(
+                f"regular expression {parsed.text!r} took longer than {self.options.timeout_ms:g}"
+                " ms to match (catastrophic backtracking?); simplify it, for example replace "
+                "nested repeats like (a+)+ with a+, or raise the backend option timeout_ms"
+            ) from None
+        return scores
+
+
+def _expansions(vocabulary: list[str], prefix: str) -> Iterable[str]:
+    """Vocabulary words that begin with `prefix` and are longer than it (a bounded few)."""
+    start = bisect_left(vocabulary, prefix)
+    count = 0
+    for i in range(start, len(vocabulary)):
+        word = vocabulary[i]
+        if not word.startswith(prefix):
+            break
+        if word != prefix:
+            yield word
+            count += 1
+            if count >= _MAX_EXPANSIONS:
+                break
+
+
+def _candidate_names(query: str) -> list[str]:
+    """Pieces of the query that could be a tool's full name, folded (`select:a,b` → a, b)."""
+    whole = fold(query.strip())
+    pieces = [fold(piece.strip(".!?")) for piece in _NAME_DELIMITERS.split(query)]
+    return [whole, *(piece for piece in pieces if piece)]
+
+
+def _metadata_matches(metadata: Mapping[str, Any] | None, wanted: Mapping[str, Any]) -> bool:
+    if metadata is None:
+        return False
+    return all(key in metadata and metadata[key] == value for key, value in wanted.items())
