@@ -19,17 +19,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib import resources
-from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TextIO, get_args, get_origin
 
 from toolscout import __version__
 from toolscout.errors import ToolscoutError
 from toolscout.types import ToolReference, ToolSearchRequest
 
-__all__ = ["DEMO_QUERIES", "UsageError", "build_parser", "main", "parse_options"]
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+__all__ = [
+    "DEMO_QUERIES",
+    "UsageError",
+    "build_parser",
+    "coerce_options",
+    "main",
+    "options_for",
+    "parse_options",
+    "parse_value",
+]
 
 #: Exit status for bad input or usage (the argparse convention).
 EXIT_USAGE = 2
@@ -71,9 +83,9 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """`["k=1", "name=x"]` → `{"k": 1, "name": "x"}`; a later pair replaces an earlier one."""
-    options: dict[str, Any] = {}
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """`["k=1", "name=x"]` → `{"k": "1", "name": "x"}` (text; a later pair wins)."""
+    options: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()
@@ -81,14 +93,16 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
             raise ValueError(
                 f"--option expects KEY=VALUE (e.g. --option max_results=10), got {pair!r}"
             )
-        options[key] = parse_value(value)
+        options[key] = value
     return options
 
 
-def options_for(backend: str, options: dict[str, Any], backends: Sequence[str]) -> dict[str, Any]:
+def options_for(
+    backend: str, options: Mapping[str, str], backends: Sequence[str]
+) -> dict[str, str]:
     """The options meant for `backend`: unscoped keys plus its own `backend.KEY` keys."""
-    chosen: dict[str, Any] = {}
-    scoped: dict[str, Any] = {}
+    chosen: dict[str, str] = {}
+    scoped: dict[str, str] = {}
     for key, value in options.items():
         prefix, dot, rest = key.partition(".")
         if dot and prefix in backends:
@@ -97,6 +111,31 @@ def options_for(backend: str, options: dict[str, Any], backends: Sequence[str]) 
         else:
             chosen[key] = value
     return {**chosen, **scoped}
+
+
+def _wants_text(annotation: Any) -> bool:
+    """Whether a field takes text only (str, a path, string literals), maybe optional."""
+    if annotation is str or (isinstance(annotation, type) and issubclass(annotation, PurePath)):
+        return True
+    if get_origin(annotation) is Literal:
+        return all(isinstance(arg, str) for arg in get_args(annotation))
+    args = [arg for arg in get_args(annotation) if arg is not type(None)]
+    return bool(args) and all(_wants_text(arg) for arg in args)
+
+
+def coerce_options(options: Mapping[str, str], model: type[BaseModel] | None) -> dict[str, Any]:
+    """Values for a backend: JSON-parsed, except for fields its `Options` model types as text.
+
+    So `--option path=2024` stays the string `"2024"` for a `path: str` option while
+    `--option k1=1.2` becomes the number 1.2.
+    """
+    fields = model.model_fields if model is not None else {}
+    values: dict[str, Any] = {}
+    for key, text in options.items():
+        field = fields.get(key)
+        text_only = field is not None and _wants_text(field.annotation)
+        values[key] = text if text_only else parse_value(text)
+    return values
 
 
 def _positive_int(text: str) -> int:
@@ -138,10 +177,13 @@ def _load_tools(catalog: str | None) -> list[ToolReference]:
     return tools
 
 
-def _open_index(backend: str, options: dict[str, Any], settings: Any) -> Any:
+def _open_index(backend: str, options: Mapping[str, str], settings: Any) -> Any:
     from toolscout.loading import load_index
+    from toolscout.plugins import registry
 
-    return load_index(backend, settings=settings, **options)
+    model = getattr(registry.backend(backend).cls, "Options", None)
+    values = coerce_options(options, model if isinstance(model, type) else None)
+    return load_index(backend, settings=settings, **values)
 
 
 def _close(index: Any) -> None:
