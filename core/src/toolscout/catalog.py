@@ -67,6 +67,11 @@ def parse_tool(data: Mapping[str, Any], where: str = "tool") -> ToolReference:
 
 def _tool_list(document: Any, where: str) -> list[Any]:
     if isinstance(document, Mapping):
+        if "jsonrpc" in document and "error" in document:
+            raise CatalogError(
+                f"{where}: this is a JSON-RPC error response, not a tool list: "
+                f"{json.dumps(document['error'])}"
+            )
         if isinstance(document.get("result"), Mapping):  # JSON-RPC response
             document = document["result"]
         if isinstance(document.get("tools"), list):  # MCP tools/list result
@@ -84,16 +89,21 @@ def load_catalog(
 
     Duplicate names raise `CatalogError`: a catalog must name each tool once.
     """
+    where = ""
     if type(source).__name__ == "Table" and hasattr(source, "column_names"):
         tools = from_arrow(source)
     elif isinstance(source, (str, Path)):
         tools = _read_file(Path(source))
+        where = f"{source}: "
     else:
         tools = [parse_tool(item, f"tool {i + 1}") for i, item in enumerate(source)]
     seen: set[str] = set()
     for tool in tools:
         if tool.name in seen:
-            raise CatalogError(f"the catalog names tool {tool.name!r} more than once")
+            raise CatalogError(
+                f"{where}the catalog names tool {tool.name!r} more than once; "
+                "give each tool a unique name or drop the duplicate"
+            )
         seen.add(tool.name)
     return tools
 
