@@ -25,8 +25,7 @@ from toolscout_regex.porter import stem
 __all__ = ["STOP_WORDS", "Analyzer", "fold"]
 
 # English function words plus the filler of requests to an assistant ("please can you ...").
-STOP_WORDS: frozenset[str] = frozenset(
-    """
+_STOP_WORD_LIST = """
     a about above after again against all am an and any are aren as at be because been
     before being below between both but by can cannot could couldn did didn do does doesn
     doing don down during each few for from further had hadn has hasn have haven having he
@@ -37,8 +36,8 @@ STOP_WORDS: frozenset[str] = frozenset(
     until up us ve very was wasn we were weren what when where which while who whom why
     will with won would wouldn you your yours yourself yourselves also via per etc eg ie
     please kindly thanks thank hi hello hey want wanted wants like need needs d m s t
-    """.split()
-)
+"""
+STOP_WORDS: frozenset[str] = frozenset(_STOP_WORD_LIST.split())
 
 # Scripts written without spaces between words: indexed as character bigrams.
 _UNSPACED = (
