@@ -42,6 +42,21 @@ from toolscout.types import (
 )
 
 if TYPE_CHECKING:
+    from toolscout.advisor import (
+        Advisor,
+        AdvisorLoopError,
+        AdvisorResult,
+        AsyncChatModel,
+        ChatModel,
+        ChatRequest,
+        ChatResponse,
+        Message,
+        Tool,
+        ToolCall,
+        ToolRegistry,
+        Usage,
+        tool,
+    )
     from toolscout.catalog import load_catalog
     from toolscout.config import Settings, load_settings
     from toolscout.loading import load_index
@@ -50,22 +65,33 @@ __version__ = "0.1.0"
 
 __all__ = [
     "MAX_RESULTS_LIMIT",
+    "Advisor",
+    "AdvisorLoopError",
+    "AdvisorResult",
     "AlwaysEvictStrategy",
+    "AsyncChatModel",
     "Capabilities",
     "CatalogError",
+    "ChatModel",
+    "ChatRequest",
+    "ChatResponse",
     "CompositeEvictionStrategy",
     "ConfigError",
     "EvictionStrategy",
     "LruEvictionStrategy",
+    "Message",
     "NeverEvictStrategy",
     "PluginLoadError",
     "SearchMetadata",
     "SessionManager",
     "Settings",
+    "Tool",
+    "ToolCall",
     "ToolHit",
     "ToolIndex",
     "ToolIndexBase",
     "ToolReference",
+    "ToolRegistry",
     "ToolSearchRequest",
     "ToolSearchResponse",
     "ToolText",
@@ -73,11 +99,13 @@ __all__ = [
     "TtlEvictionStrategy",
     "UnknownBackendError",
     "UnknownEmbedderError",
+    "Usage",
     "hookimpl",
     "load_catalog",
     "load_index",
     "load_settings",
     "split_identifier",
+    "tool",
 ]
 
 # Imported on first use: pydantic-settings and the plugin machinery cost start-up time.
@@ -86,6 +114,19 @@ _LAZY = {
     "load_index": "toolscout.loading",
     "load_settings": "toolscout.config",
     "Settings": "toolscout.config",
+    "Advisor": "toolscout.advisor",
+    "AdvisorLoopError": "toolscout.advisor",
+    "AdvisorResult": "toolscout.advisor",
+    "AsyncChatModel": "toolscout.advisor",
+    "ChatModel": "toolscout.advisor",
+    "ChatRequest": "toolscout.advisor",
+    "ChatResponse": "toolscout.advisor",
+    "Message": "toolscout.advisor",
+    "Tool": "toolscout.advisor",
+    "ToolCall": "toolscout.advisor",
+    "ToolRegistry": "toolscout.advisor",
+    "Usage": "toolscout.advisor",
+    "tool": "toolscout.advisor",
 }
 
 

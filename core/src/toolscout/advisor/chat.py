@@ -1,0 +1,234 @@
+"""The provider-neutral chat-model protocol the advisor loop talks to.
+
+A chat model takes a `ChatRequest` (messages, tool definitions, options) and returns a
+`ChatResponse` (text, tool calls, token usage). Provider adapters (`toolscout-openai`,
+`toolscout-anthropic`) only translate between these types and their wire format; the loop
+and every decision about which tools to send live in core.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from toolscout.types import FrozenDict, ToolReference, freeze
+
+__all__ = [
+    "AsyncChatModel",
+    "ChatModel",
+    "ChatRequest",
+    "ChatResponse",
+    "Message",
+    "ToolCall",
+    "Usage",
+    "WireNames",
+]
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool call the model made: its id, the tool's name and the parsed arguments.
+
+    `arguments` is None when the model sent text that is not a JSON object; the raw text
+    is kept in `raw_arguments` so the error sent back can quote it.
+    """
+
+    id: str
+    name: str
+    arguments: Mapping[str, Any] | None = None
+    raw_arguments: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.arguments is not None:
+            object.__setattr__(self, "arguments", freeze(self.arguments))
+
+
+@dataclass(frozen=True)
+class Message:
+    """One conversation message.
+
+    - `system` / `user`: `content` text.
+    - `assistant`: `content` text and/or `tool_calls`; `raw` may hold the provider's own
+      items (e.g. reasoning) that an adapter needs to send back verbatim.
+    - `tool`: the result of the call `tool_call_id` to tool `name`, as `content` text;
+      `is_error` marks a failed call; `tool_references` names tools a native deferred-tool
+      search loaded (Anthropic `tool_reference` blocks).
+    """
+
+    role: Role
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
+    is_error: bool = False
+    tool_references: tuple[str, ...] = ()
+    raw: Any = None
+
+    def __post_init__(self) -> None:
+        if self.role not in ("system", "user", "assistant", "tool"):
+            raise ValueError(
+                f"message role must be system, user, assistant or tool, got {self.role!r}"
+            )
+        if not isinstance(self.content, str):
+            raise TypeError(f"message content must be a str, got {type(self.content).__name__}")
+        object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+        object.__setattr__(self, "tool_references", tuple(self.tool_references))
+        if self.role == "tool" and not self.tool_call_id:
+            raise ValueError("a tool message needs the tool_call_id of the call it answers")
+
+    @classmethod
+    def system(cls, content: str) -> Message:
+        return cls("system", content)
+
+    @classmethod
+    def user(cls, content: str) -> Message:
+        return cls("user", content)
+
+    @classmethod
+    def assistant(cls, content: str = "", tool_calls: Iterable[ToolCall] = ()) -> Message:
+        return cls("assistant", content, tuple(tool_calls))
+
+    @classmethod
+    def tool_result(
+        cls,
+        call: ToolCall,
+        content: str,
+        *,
+        is_error: bool = False,
+        tool_references: Iterable[str] = (),
+    ) -> Message:
+        return cls(
+            "tool",
+            content,
+            tool_call_id=call.id,
+            name=call.name,
+            is_error=is_error,
+            tool_references=tuple(tool_references),
+        )
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens the provider reported for one model call (0 when it reported none)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """What one model call carries.
+
+    `tools` are the definitions the model may call now. `deferred_tools` is only set for a
+    model with `supports_tool_references`: every other tool of the session, sent marked as
+    deferred so the provider keeps them out of the prompt until a search result references
+    them. `options` are passed through to the provider (temperature, max tokens, ...).
+    """
+
+    messages: tuple[Message, ...]
+    tools: tuple[ToolReference, ...]
+    deferred_tools: tuple[ToolReference, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=FrozenDict)
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    """One model reply: text, tool calls, reported usage, and the message for the history.
+
+    `message` is the assistant message to append to the conversation (adapters may put
+    provider items in its `raw`); when omitted it is built from `text` and `tool_calls`.
+    `stop_reason` is the provider's, for diagnostics.
+    """
+
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage | None = None
+    message: Message | None = None
+    stop_reason: str | None = None
+    raw: Any = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+        if self.message is None:
+            object.__setattr__(
+                self, "message", Message("assistant", self.text or "", self.tool_calls)
+            )
+
+    @property
+    def assistant_message(self) -> Message:
+        assert self.message is not None  # set in __post_init__
+        return self.message
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """A model the sync loop (`Advisor.run`) can call."""
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        """Send one request to the model and return its reply."""
+        ...
+
+
+@runtime_checkable
+class AsyncChatModel(Protocol):
+    """A model the async loop (`Advisor.arun`) can await."""
+
+    async def acomplete(self, request: ChatRequest) -> ChatResponse:
+        """Send one request to the model and return its reply."""
+        ...
+
+
+_WIRE_INVALID = re.compile(r"[^A-Za-z0-9_-]")
+
+
+class WireNames:
+    """Tool names as a provider accepts them, and back.
+
+    OpenAI and Anthropic allow `^[A-Za-z0-9_-]{1,64}$` (Anthropic: 128); catalogs often use
+    dots (`math.sum`) or slashes. Each name maps to a sanitised, unique wire name; the
+    mapping is stable for the lifetime of the object, so one per adapter is enough.
+    """
+
+    def __init__(self, max_length: int = 64) -> None:
+        self.max_length = max_length
+        self._to_wire: dict[str, str] = {}
+        self._from_wire: dict[str, str] = {}
+
+    def wire(self, name: str) -> str:
+        known = self._to_wire.get(name)
+        if known is not None:
+            return known
+        candidate = _WIRE_INVALID.sub("_", name)[: self.max_length] or "tool"
+        if candidate in self._from_wire and self._from_wire[candidate] != name:
+            import hashlib
+
+            suffix = hashlib.blake2b(name.encode(), digest_size=4).hexdigest()
+            candidate = f"{candidate[: self.max_length - 9]}_{suffix}"
+        self._to_wire[name] = candidate
+        self._from_wire[candidate] = name
+        return candidate
+
+    def name(self, wire: str) -> str:
+        """The tool name a wire name stands for (unknown wire names pass through)."""
+        return self._from_wire.get(wire, wire)
+
+    def wire_all(self, names: Sequence[str]) -> list[str]:
+        return [self.wire(n) for n in names]

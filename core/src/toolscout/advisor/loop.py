@@ -1,0 +1,612 @@
+"""The advisor loop: progressive tool disclosure around any chat model.
+
+Per run (Spring AI's `ToolSearchToolCallAdvisor` semantics, plus the fixes listed in
+docs/advisor.md):
+
+1. the session id comes from the call (`context[settings.session_id_key]`);
+2. the eviction strategy runs on access, then the session's tools are indexed, unless the
+   tool set's fingerprint is the one already indexed;
+3. the first model call carries only `tool_search` (plus pinned tools);
+4. each search makes its tools callable from the next call on; with
+   `accumulate_references` they add up across iterations, without it only the last
+   searching iteration's (every parallel search of it) stay;
+5. other tool calls are executed and their results fed back; the loop ends with the
+   model's answer, or with `AdvisorLoopError` after `max_iterations` model calls.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toolscout.advisor.chat import ChatRequest, ChatResponse, Message, ToolCall, Usage
+from toolscout.advisor.search_tool import (
+    SEARCH_TOOL_NAME,
+    SearchOutcome,
+    run_search,
+    search_tool_reference,
+)
+from toolscout.advisor.tools import Handler, Tool, ToolArgumentsError, ToolRegistry
+from toolscout.errors import ConfigError, ToolscoutError
+from toolscout.index import ToolIndex
+from toolscout.session import SessionManager
+from toolscout.types import FrozenDict, ToolReference
+
+if TYPE_CHECKING:
+    from toolscout.config import Settings
+
+__all__ = ["Advisor", "AdvisorLoopError", "AdvisorResult", "Iteration", "ToolExecution"]
+
+DEFAULT_SESSION_ID = "default"
+
+
+class AdvisorLoopError(ToolscoutError, RuntimeError):
+    """The model kept calling tools past `max_iterations`; `result` holds the run so far."""
+
+    def __init__(self, message: str, result: AdvisorResult) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+@dataclass(frozen=True)
+class ToolExecution:
+    """One tool call of an iteration and what came of it."""
+
+    call: ToolCall
+    content: str
+    is_error: bool
+    elapsed_ms: float
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One model call: the tools it carried, the provider's usage, what it called.
+
+    `overhead_ms` is the loop's own time for the iteration: everything but the model call,
+    the searches and the tool handlers.
+    """
+
+    number: int
+    tools: tuple[str, ...]
+    deferred_tools: int
+    usage: Usage | None
+    searches: tuple[SearchOutcome, ...]
+    executions: tuple[ToolExecution, ...]
+    model_ms: float
+    search_ms: float
+    tools_ms: float
+    overhead_ms: float
+
+
+@dataclass
+class AdvisorResult:
+    """The outcome of a run: the answer, the whole conversation, and per-iteration records."""
+
+    text: str
+    messages: list[Message]
+    iterations: list[Iteration]
+    session_id: str
+    indexed: bool
+    """True when this run (re)indexed the session's tools; False when the fingerprint matched."""
+    loaded_tools: list[str] = field(default_factory=list)
+    """Discovered tools still loaded at the end (excluding pinned ones)."""
+
+    @property
+    def usage(self) -> Usage:
+        """Total provider-reported usage over every iteration."""
+        total = Usage()
+        for iteration in self.iterations:
+            if iteration.usage is not None:
+                total = total + iteration.usage
+        return total
+
+
+class Advisor:
+    """Runs a chat model with progressive tool disclosure over a `ToolIndex`.
+
+    `model` implements `ChatModel` (`complete`) and/or `AsyncChatModel` (`acomplete`);
+    `tools` is a `ToolRegistry` or an iterable of `Tool`s and callables; `index` is any
+    backend (default: the configured one, via `toolscout.load_index`). Keyword arguments
+    override the matching settings (`max_iterations`, `max_loaded_tools`, ...).
+
+    A model whose `supports_tool_references` is true gets the native deferred-tool mode:
+    every tool is sent deferred and search results name tools by reference (Anthropic).
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        tools: ToolRegistry | Iterable[Tool | Handler],
+        index: ToolIndex | None = None,
+        *,
+        settings: Settings | None = None,
+        sessions: SessionManager | None = None,
+        pinned: Iterable[str] = (),
+        system_message_suffix: str | None = None,
+        accumulate_references: bool | None = None,
+        max_iterations: int | None = None,
+        max_loaded_tools: int | None = None,
+        max_results: int | None = None,
+        max_results_limit: int | None = None,
+        result_summaries: bool | None = None,
+        session_id_key: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        from toolscout.config import load_settings
+
+        if not hasattr(model, "complete") and not hasattr(model, "acomplete"):
+            raise TypeError(
+                f"{type(model).__name__} is not a chat model: it needs complete(request) or "
+                "async acomplete(request) (see toolscout.advisor.ChatModel)"
+            )
+        overrides: dict[str, Any] = {
+            key: value
+            for key, value in {
+                "system_message_suffix": system_message_suffix,
+                "accumulate_references": accumulate_references,
+                "max_iterations": max_iterations,
+                "max_loaded_tools": max_loaded_tools,
+                "max_results": max_results,
+                "max_results_limit": max_results_limit,
+                "result_summaries": result_summaries,
+                "session_id_key": session_id_key,
+            }.items()
+            if value is not None
+        }
+        if settings is None:
+            settings = load_settings(**overrides)
+        elif overrides:
+            settings = _with_overrides(settings, overrides)
+        self.settings = settings
+        self.model = model
+        self.registry = ToolRegistry.coerce(tools)
+        if sessions is not None:
+            self.sessions = sessions
+            if index is not None and index is not sessions.index:
+                raise ValueError("pass either index or sessions (whose index is used), not both")
+        else:
+            if index is None:
+                from toolscout.loading import load_index
+
+                index = load_index(settings=settings)
+            from toolscout.eviction import strategy_from_settings
+
+            eviction = settings.eviction
+            self.sessions = SessionManager(
+                index,
+                strategy_from_settings(eviction.strategy, eviction.lru_max_sessions, eviction.ttl),
+            )
+        self.index: ToolIndex = self.sessions.index
+        self.pinned = tuple(dict.fromkeys(pinned))
+        self.options: Mapping[str, Any] = FrozenDict(options or {})
+        self.search_reference = search_tool_reference(
+            min(settings.max_results, settings.max_results_limit), settings.max_results_limit
+        )
+        self._check_pinned(self.registry)
+
+    @property
+    def native(self) -> bool:
+        """Whether the model takes deferred tools and tool references (native search)."""
+        return bool(getattr(self.model, "supports_tool_references", False))
+
+    def _check_pinned(self, registry: ToolRegistry) -> None:
+        missing = [name for name in self.pinned if name not in registry]
+        if missing:
+            raise ValueError(
+                f"pinned tool(s) {', '.join(map(repr, missing))} are not among the tools; "
+                f"registered: {', '.join(registry.names[:20])}"
+            )
+        if SEARCH_TOOL_NAME in registry:
+            raise ValueError(
+                f"a tool may not be named {SEARCH_TOOL_NAME!r}: the advisor provides that tool"
+            )
+
+    # --- entry points --------------------------------------------------------------------
+
+    def run(
+        self,
+        messages: str | Sequence[Message | Mapping[str, Any]],
+        *,
+        context: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+        tools: ToolRegistry | Iterable[Tool | Handler] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> AdvisorResult:
+        """Run the loop until the model answers (sync)."""
+        state = self._start(messages, context, session_id, tools, options)
+        state.indexed = self.sessions.ensure_indexed(
+            state.session_id, state.registry.references, state.registry.fingerprint
+        )
+        while True:
+            request = state.next_request()
+            began = time.perf_counter()
+            response = self._complete(request)
+            state.model_ms = (time.perf_counter() - began) * 1000.0
+            calls = state.accept(response)
+            if not calls:
+                return state.finish(response)
+            results = [self._execute(state, call) for call in calls]
+            state.after_calls(calls, results)
+
+    async def arun(
+        self,
+        messages: str | Sequence[Message | Mapping[str, Any]],
+        *,
+        context: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+        tools: ToolRegistry | Iterable[Tool | Handler] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> AdvisorResult:
+        """Run the loop until the model answers (async; parallel tool calls run concurrently)."""
+        import asyncio
+
+        state = self._start(messages, context, session_id, tools, options)
+        state.indexed = await asyncio.to_thread(
+            self.sessions.ensure_indexed,
+            state.session_id,
+            state.registry.references,
+            state.registry.fingerprint,
+        )
+        while True:
+            request = state.next_request()
+            began = time.perf_counter()
+            response = await self._acomplete(request)
+            state.model_ms = (time.perf_counter() - began) * 1000.0
+            calls = state.accept(response)
+            if not calls:
+                return state.finish(response)
+            results = await asyncio.gather(*(self._aexecute(state, call) for call in calls))
+            state.after_calls(calls, list(results))
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _start(
+        self,
+        messages: str | Sequence[Message | Mapping[str, Any]],
+        context: Mapping[str, Any] | None,
+        session_id: str | None,
+        tools: ToolRegistry | Iterable[Tool | Handler] | None,
+        options: Mapping[str, Any] | None,
+    ) -> _Run:
+        if session_id is None and context is not None:
+            value = context.get(self.settings.session_id_key)
+            session_id = None if value is None else str(value)
+        session_id = session_id or DEFAULT_SESSION_ID
+        registry = self.registry if tools is None else ToolRegistry.coerce(tools)
+        if registry is not self.registry:
+            self._check_pinned(registry)
+        self.sessions.access(session_id)
+        return _Run(
+            self,
+            session_id,
+            registry,
+            _prepare_messages(messages, self.settings.system_message_suffix),
+            {**self.options, **(options or {})},
+        )
+
+    def _complete(self, request: ChatRequest) -> ChatResponse:
+        complete = getattr(self.model, "complete", None)
+        if complete is not None:
+            response: ChatResponse = complete(request)
+        else:
+            import asyncio
+
+            response = asyncio.run(self.model.acomplete(request))
+        return _check_response(response, self.model)
+
+    async def _acomplete(self, request: ChatRequest) -> ChatResponse:
+        acomplete = getattr(self.model, "acomplete", None)
+        if acomplete is not None:
+            response: ChatResponse = await acomplete(request)
+        else:
+            import asyncio
+
+            response = await asyncio.to_thread(self.model.complete, request)
+        return _check_response(response, self.model)
+
+    def _execute(self, state: _Run, call: ToolCall) -> _CallResult:
+        if call.name == SEARCH_TOOL_NAME:
+            return state.search(call)
+        began = time.perf_counter()
+        tool_or_error = state.resolve(call)
+        if isinstance(tool_or_error, str):
+            return _CallResult(tool_or_error, True, 0.0)
+        try:
+            content, is_error = _as_text(tool_or_error.call(call.arguments)), False
+        except ToolArgumentsError as error:
+            content, is_error = f"Error: {error}", True
+        except Exception as error:
+            content, is_error = _failure(call.name, error), True
+        return _CallResult(content, is_error, (time.perf_counter() - began) * 1000.0)
+
+    async def _aexecute(self, state: _Run, call: ToolCall) -> _CallResult:
+        import asyncio
+
+        if call.name == SEARCH_TOOL_NAME:
+            return await asyncio.to_thread(state.search, call)
+        began = time.perf_counter()
+        tool_or_error = state.resolve(call)
+        if isinstance(tool_or_error, str):
+            return _CallResult(tool_or_error, True, 0.0)
+        try:
+            content, is_error = _as_text(await tool_or_error.acall(call.arguments)), False
+        except ToolArgumentsError as error:
+            content, is_error = f"Error: {error}", True
+        except Exception as error:
+            content, is_error = _failure(call.name, error), True
+        return _CallResult(content, is_error, (time.perf_counter() - began) * 1000.0)
+
+
+@dataclass
+class _CallResult:
+    content: str
+    is_error: bool
+    elapsed_ms: float
+    search: SearchOutcome | None = None
+
+
+class _Run:
+    """The state of one run: conversation, loaded tools, per-iteration records."""
+
+    def __init__(
+        self,
+        advisor: Advisor,
+        session_id: str,
+        registry: ToolRegistry,
+        messages: list[Message],
+        options: Mapping[str, Any],
+    ) -> None:
+        self.advisor = advisor
+        self.settings = advisor.settings
+        self.session_id = session_id
+        self.registry = registry
+        self.messages = messages
+        self.options = FrozenDict(options)
+        self.native = advisor.native
+        self.pinned = [registry[name].reference for name in advisor.pinned] + [
+            tool.reference for tool in registry if tool.pinned and tool.name not in advisor.pinned
+        ]
+        self.pinned_names = {ref.name for ref in self.pinned}
+        # name -> last-use tick; dict order is the order tools were loaded, which keeps the
+        # tools list stable between requests (better for provider prompt caches).
+        self.loaded: dict[str, int] = {}
+        self.tick = 0
+        self.iterations: list[Iteration] = []
+        self.indexed = False
+        self.model_ms = 0.0
+        self._iteration_began = 0.0
+        self._sent: tuple[str, ...] = ()
+        self._deferred = 0
+        self._usage: Usage | None = None
+
+    def next_request(self) -> ChatRequest:
+        self._iteration_began = time.perf_counter()
+        tools = [*self.pinned, self.advisor.search_reference]
+        deferred: tuple[ToolReference, ...] = ()
+        if self.native:
+            # The tools array never changes between requests: the prompt cache holds.
+            deferred = tuple(
+                ref for ref in self.registry.references if ref.name not in self.pinned_names
+            )
+        else:
+            tools.extend(self.registry[name].reference for name in self.loaded)
+        self._sent = tuple(ref.name for ref in tools)
+        self._deferred = len(deferred)
+        return ChatRequest(tuple(self.messages), tuple(tools), deferred, self.options)
+
+    def accept(self, response: ChatResponse) -> tuple[ToolCall, ...]:
+        self._usage = response.usage
+        self.messages.append(response.assistant_message)
+        return response.tool_calls
+
+    def resolve(self, call: ToolCall) -> Tool | str:
+        """The tool to run for `call`, or the error text to send back."""
+        tool = self.registry.get(call.name)
+        if tool is None:
+            return (
+                f"Error: there is no tool named {call.name!r}. Call {SEARCH_TOOL_NAME} with "
+                "a description of what you need to find the right tool."
+            )
+        if call.name not in self.pinned_names and call.name not in self.loaded:
+            return (
+                f"Error: tool {call.name!r} is not loaded. Call {SEARCH_TOOL_NAME} first "
+                f"(e.g. select:{call.name}); it becomes callable on your next turn."
+            )
+        if call.arguments is None:
+            return (
+                f"Error: the arguments for {call.name} are not a JSON object: "
+                f"{call.raw_arguments!r}. Send the arguments as a JSON object."
+            )
+        if call.name in self.loaded:
+            self.tick += 1
+            self.loaded[call.name] = self.tick
+        return tool
+
+    def search(self, call: ToolCall) -> _CallResult:
+        if not self.advisor.sessions.is_indexed(self.session_id):
+            # Another session's access evicted this one mid-run; index it again.
+            self.advisor.sessions.ensure_indexed(
+                self.session_id, self.registry.references, self.registry.fingerprint
+            )
+        began = time.perf_counter()
+        try:
+            outcome = run_search(
+                call.arguments,
+                session_id=self.session_id,
+                index=self.advisor.index,
+                known=self._known,
+                default_max_results=self.settings.max_results,
+                max_results_limit=self.settings.max_results_limit,
+                summaries=self.settings.result_summaries,
+            )
+        except Exception as error:
+            outcome = SearchOutcome((), _failure(SEARCH_TOOL_NAME, error), is_error=True)
+        elapsed = (time.perf_counter() - began) * 1000.0
+        return _CallResult(outcome.text, outcome.is_error, elapsed, outcome)
+
+    def _known(self, name: str) -> ToolReference | None:
+        tool = self.registry.get(name)
+        return None if tool is None else tool.reference
+
+    def after_calls(self, calls: Sequence[ToolCall], results: Sequence[_CallResult]) -> None:
+        searches: list[SearchOutcome] = []
+        executions: list[ToolExecution] = []
+        search_ms = tools_ms = 0.0
+        found: list[str] = []
+        for call, result in zip(calls, results, strict=True):
+            references: tuple[str, ...] = ()
+            if result.search is not None:
+                searches.append(result.search)
+                search_ms += result.elapsed_ms
+                found.extend(result.search.names)
+                if self.native:
+                    references = result.search.names
+            else:
+                tools_ms += result.elapsed_ms
+            executions.append(
+                ToolExecution(call, result.content, result.is_error, result.elapsed_ms)
+            )
+            self.messages.append(
+                Message.tool_result(
+                    call, result.content, is_error=result.is_error, tool_references=references
+                )
+            )
+        if searches:
+            self._load(found)
+        self._record(searches, executions, search_ms, tools_ms)
+        if len(self.iterations) >= self.settings.max_iterations:
+            raise AdvisorLoopError(
+                f"the model was still calling tools after {self.settings.max_iterations} "
+                f"model calls in session {self.session_id!r} (last calls: "
+                f"{', '.join(c.name for c in calls)}); raise max_iterations if the task "
+                "needs more steps, or check that tool results answer what the model asked",
+                self._result(""),
+            )
+
+    def _load(self, found: list[str]) -> None:
+        names = [n for n in dict.fromkeys(found) if n not in self.pinned_names]
+        if not self.settings.accumulate_references and not self.native:
+            self.loaded = {}
+        for name in names:
+            self.tick += 1
+            self.loaded[name] = self.tick
+        if self.native:
+            return  # referenced definitions live in the conversation; they cannot unload
+        cap = self.settings.max_loaded_tools
+        while len(self.loaded) > cap:
+            oldest = min(self.loaded, key=self.loaded.__getitem__)
+            del self.loaded[oldest]
+
+    def _record(
+        self,
+        searches: list[SearchOutcome],
+        executions: list[ToolExecution],
+        search_ms: float,
+        tools_ms: float,
+    ) -> None:
+        total = (time.perf_counter() - self._iteration_began) * 1000.0
+        self.iterations.append(
+            Iteration(
+                number=len(self.iterations) + 1,
+                tools=self._sent,
+                deferred_tools=self._deferred,
+                usage=self._usage,
+                searches=tuple(searches),
+                executions=tuple(executions),
+                model_ms=self.model_ms,
+                search_ms=search_ms,
+                tools_ms=tools_ms,
+                overhead_ms=max(0.0, total - self.model_ms - search_ms - tools_ms),
+            )
+        )
+
+    def finish(self, response: ChatResponse) -> AdvisorResult:
+        self._record([], [], 0.0, 0.0)
+        return self._result(response.text)
+
+    def _result(self, text: str) -> AdvisorResult:
+        return AdvisorResult(
+            text=text,
+            messages=self.messages,
+            iterations=self.iterations,
+            session_id=self.session_id,
+            indexed=self.indexed,
+            loaded_tools=list(self.loaded),
+        )
+
+
+def _with_overrides(settings: Settings, overrides: dict[str, Any]) -> Settings:
+    from pydantic import ValidationError
+
+    from toolscout.config import format_validation_error
+
+    try:
+        # model_validate skips the settings sources: only the given values are checked.
+        return type(settings).model_validate({**settings.model_dump(), **overrides})
+    except ValidationError as error:
+        raise ConfigError(
+            format_validation_error(error, "advisor option", type(settings))
+        ) from None
+
+
+def _prepare_messages(
+    messages: str | Sequence[Message | Mapping[str, Any]], suffix: str
+) -> list[Message]:
+    """The conversation as `Message`s with the system-message suffix applied once."""
+    if isinstance(messages, str):
+        items: list[Message] = [Message.user(messages)]
+    else:
+        items = []
+        for i, item in enumerate(messages):
+            if isinstance(item, Message):
+                items.append(item)
+            elif isinstance(item, Mapping) and "role" in item:
+                items.append(Message(item["role"], item.get("content") or ""))
+            else:
+                raise TypeError(
+                    f"message {i} must be a toolscout Message or a {{'role', 'content'}} "
+                    f"mapping, got {type(item).__name__}"
+                )
+    if not items:
+        raise ValueError("the conversation is empty; pass a prompt or at least one message")
+    if not suffix:
+        return items
+    if items[0].role == "system":
+        first = items[0]
+        if suffix not in first.content:
+            content = f"{first.content}\n\n{suffix}" if first.content else suffix
+            items[0] = Message("system", content, raw=first.raw)
+    else:
+        items.insert(0, Message.system(suffix))
+    return items
+
+
+def _check_response(response: object, model: object) -> ChatResponse:
+    if not isinstance(response, ChatResponse):
+        raise TypeError(
+            f"{type(model).__name__}.complete returned {type(response).__name__}; "
+            "a chat model must return toolscout.advisor.ChatResponse"
+        )
+    return response
+
+
+def _as_text(value: Any) -> str:
+    """A tool's return value as the text sent back to the model."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    dump = getattr(value, "model_dump_json", None)
+    if callable(dump):
+        return str(dump())
+    try:
+        return json.dumps(value, default=str, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _failure(name: str, error: BaseException) -> str:
+    return f"Error: tool {name} failed: {type(error).__name__}: {error}"
