@@ -1,0 +1,32 @@
+"""toolscout-tantivy: BM25 tool search on tantivy, the Rust full-text engine.
+
+`toolscout.load_index("tantivy")` builds a `TantivyToolIndex` in RAM;
+`load_index("tantivy", path="tools.tantivy")` keeps it on disk and reopens it on start.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolscout_tantivy.index import TantivyToolIndex
+    from toolscout_tantivy.options import TantivyOptions
+
+__all__ = ["TantivyOptions", "TantivyToolIndex"]
+
+# Imported on first use, so that loading the plugin module (which imports this package
+# first) stays light.
+_LAZY = {
+    "TantivyToolIndex": "toolscout_tantivy.index",
+    "TantivyOptions": "toolscout_tantivy.options",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolscout_tantivy' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
