@@ -222,7 +222,7 @@ def cmd_backends(args: argparse.Namespace, out: TextIO) -> int:
     failed = [
         {
             "plugin": failure.plugin,
-            "distribution": failure.distribution,
+            "distribution": _distribution_of(failure.plugin, failure.distribution),
             "error": f"{type(failure.error).__name__}: {failure.error}",
         }
         for failure in failures
@@ -245,6 +245,19 @@ def cmd_backends(args: argparse.Namespace, out: TextIO) -> int:
             f"{failure['error']}\n"
         )
     return 0
+
+
+def _distribution_of(plugin: str, known: str) -> str:
+    """The distribution that declares `plugin`, when the failure record could not tell."""
+    if known and known != "unknown distribution":
+        return known
+    from importlib import metadata
+
+    for ep in metadata.entry_points(group="toolscout", name=plugin):
+        dist = getattr(ep, "dist", None)
+        if dist is not None:
+            return str(dist.metadata["Name"] or dist.name)
+    return known
 
 
 def _capabilities(cls: type[Any]) -> list[str]:

@@ -1,0 +1,572 @@
+"""The `toolscout` command, run in-process through `main(argv)`.
+
+Core's tests run with no backend installed, so a throwaway plugin registers the reference
+index (and a variant with options) as backends for the length of each test.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+import toolscout
+import toolscout.cli
+import toolscout.plugins
+from pydantic import BaseModel, ConfigDict
+from toolscout.cli import DEMO_QUERIES, coerce_options, main, options_for, parse_options
+from toolscout.plugins import PluginRegistry, registry
+from toolscout.progress import ProgressBar
+from toolscout.savings import SEARCH_TOOL
+from toolscout.testing import ReferenceToolIndex
+from toolscout.tokens import tool_tokens
+
+TOOLS = [
+    {
+        "name": "slack_send_message",
+        "description": "Send a message to a Slack channel.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "channel": {"type": "string", "description": "Channel to post in."},
+                "text": {"type": "string", "description": "Message text."},
+            },
+            "required": ["channel", "text"],
+        },
+    },
+    {
+        "name": "github_create_pull_request",
+        "description": "Open a pull request on a GitHub repository.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"repo": {"type": "string"}, "head": {"type": "string"}},
+        },
+    },
+    {
+        "name": "get_weather_forecast",
+        "description": "Weather forecast for a city, a few days ahead.",
+        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+    {
+        "name": "calendar_create_event",
+        "description": "Schedule a meeting on a calendar.",
+        "input_schema": {"type": "object", "properties": {"start": {"type": "string"}}},
+    },
+    {"name": "stripe_refund_payment", "description": "Refund a card payment to a customer."},
+    {"name": "drive_upload_file", "description": "Upload a file to shared storage."},
+]
+
+
+class TunedIndex(ReferenceToolIndex):
+    """The reference index with typed options, to check what the CLI hands a backend."""
+
+    name: ClassVar[str] = "tuned"
+    built: ClassVar[list[TunedIndex]] = []
+
+    class Options(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        boost: float = 0.0
+        label: str = ""
+        exact: bool = False
+
+    def __init__(self, boost: float = 0.0, label: str = "", exact: bool = False) -> None:
+        super().__init__()
+        self.boost, self.label, self.exact = boost, label, exact
+        TunedIndex.built.append(self)
+
+
+class _Plugin:
+    @toolscout.hookimpl
+    def register_backends(self, register: Callable[[type[Any]], None]) -> None:
+        register(ReferenceToolIndex)
+        register(TunedIndex)
+
+
+@pytest.fixture(autouse=True)
+def backends(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """Register the test backends; run in an empty directory with no config from outside."""
+    for key in [k for k in os.environ if k.upper().startswith("TOOLSCOUT_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.chdir(tmp_path)
+    TunedIndex.built.clear()
+    registry.register_plugin(_Plugin(), name="cli-test-backends")
+    yield
+    registry.unregister_plugin("cli-test-backends")
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    path = tmp_path / "tools.jsonl"
+    path.write_text("\n".join(json.dumps(tool) for tool in TOOLS) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def demo_catalog(monkeypatch: pytest.MonkeyPatch, catalog: Path) -> None:
+    """The shipped demo catalog, or the test catalog while core does not ship one yet."""
+    try:
+        with toolscout.cli.demo_catalog_path():
+            return
+    except toolscout.ToolscoutError:
+        pass
+
+    # Big enough that searching beats sending everything, as with the real demo catalog.
+    path = catalog.with_name("demo_tools.jsonl")
+    filler = [
+        {
+            "name": f"service_{i}_operation",
+            "description": f"Perform operation number {i} on the internal service {i}.",
+            "input_schema": {
+                "type": "object",
+                "properties": {"id": {"type": "string", "description": "Record id."}},
+            },
+        }
+        for i in range(40)
+    ]
+    path.write_text("\n".join(json.dumps(t) for t in TOOLS + filler) + "\n", encoding="utf-8")
+
+    @contextmanager
+    def stand_in() -> Iterator[Path]:
+        yield path
+
+    monkeypatch.setattr(toolscout.cli, "demo_catalog_path", stand_in)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def assert_one_line_error(code: int, out: str, err: str, *needles: str) -> None:
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in err
+
+
+# --- backends -------------------------------------------------------------------------------
+
+
+def test_backends_json_lists_name_distribution_version_and_capabilities(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = run_json(capsys, "backends")
+    by_name = {row["name"]: row for row in data["backends"]}
+    assert by_name["reference"] == {
+        "name": "reference",
+        "distribution": "local",
+        "version": "",
+        "capabilities": ["remove_tools", "metadata_filter"],
+    }
+    assert "tuned" in by_name
+    assert data["failures"] == []
+
+
+def test_backends_table_shows_each_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run(capsys, "backends")
+    assert code == 0
+    header, *rows = out.splitlines()
+    assert header.split() == ["name", "distribution", "version", "capabilities"]
+    assert any(row.startswith("reference") and "remove_tools" in row for row in rows)
+
+
+def test_backends_reports_a_plugin_that_fails_to_import(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A real installed distribution whose entry point names a module that does not exist.
+    site = tmp_path / "site"
+    info = site / "toolscout_broken-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: toolscout-broken\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(
+        "[toolscout]\nbroken = toolscout_broken_no_such_module\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(toolscout.plugins, "registry", PluginRegistry())
+    data = run_json(capsys, "backends")
+    assert [f["plugin"] for f in data["failures"]] == ["broken"]
+    assert data["failures"][0]["distribution"] == "toolscout-broken"
+    assert "toolscout_broken_no_such_module" in data["failures"][0]["error"]
+    code, out, _err = run(capsys, "backends")
+    assert code == 0
+    assert "failed to load: plugin 'broken' from toolscout-broken" in out
+
+
+# --- search ---------------------------------------------------------------------------------
+
+
+def test_search_json_ranks_the_matching_tool_first(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    data = run_json(
+        capsys, "search", "refund a payment", "--catalog", str(catalog), "--backend", "reference"
+    )
+    assert data["results"][0]["name"] == "stripe_refund_payment"
+    assert all(set(hit) == {"name", "score"} for hit in data["results"])
+    scores = [hit["score"] for hit in data["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_search_counts_the_tokens_it_saved(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    data = run_json(
+        capsys, "search", "weather forecast", "--catalog", str(catalog), "-b", "reference"
+    )
+    tools = toolscout.load_catalog(catalog)
+    returned = [t for t in tools if t.name in {hit["name"] for hit in data["results"]}]
+    tokens = data["tokens"]
+    assert tokens["catalog_tokens"] == tool_tokens(tools)
+    assert tokens["sent_tokens"] == tool_tokens([SEARCH_TOOL, *returned])
+    assert tokens["saved_tokens"] == tokens["catalog_tokens"] - tokens["sent_tokens"]
+    assert tokens["returned_tools"] == len(returned)
+
+
+def test_search_max_results_caps_the_results(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    argv = ["search", "a", "--catalog", str(catalog), "-b", "reference"]
+    assert len(run_json(capsys, *argv)["results"]) > 1
+    assert len(run_json(capsys, *argv, "--max-results", "1")["results"]) == 1
+
+
+def test_search_prints_hits_and_savings_for_people(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    code, out, _err = run(
+        capsys, "search", "upload a file", "--catalog", str(catalog), "-b", "reference"
+    )
+    assert code == 0
+    assert "1. drive_upload_file" in out
+    assert "saved" in out and "o200k_base" in out
+
+
+def test_search_uses_the_configured_backend(
+    capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "toolscout.toml").write_text('backend = "tuned"\n', encoding="utf-8")
+    data = run_json(capsys, "search", "weather", "--catalog", str(catalog))
+    assert data["backend"] == "tuned"
+    assert len(TunedIndex.built) == 1
+
+
+def test_search_without_catalog_searches_the_demo_catalog(
+    capsys: pytest.CaptureFixture[str], demo_catalog: None
+) -> None:
+    data = run_json(capsys, "search", "send a message to a channel", "-b", "reference")
+    assert data["results"]
+    assert data["tokens"]["saved_tokens"] > 0
+
+
+# --- options --------------------------------------------------------------------------------
+
+
+def test_options_are_parsed_as_json_when_they_parse(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    run_json(
+        capsys,
+        "search", "weather", "--catalog", str(catalog), "-b", "tuned",
+        "--option", "boost=0.5", "--option", "exact=true", "-o", "label=weather desk",
+    )  # fmt: skip
+    (index,) = TunedIndex.built
+    assert (index.boost, index.exact, index.label) == (0.5, True, "weather desk")
+
+
+def test_an_option_typed_as_text_stays_text(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    run_json(
+        capsys, "search", "weather", "--catalog", str(catalog), "-b", "tuned", "-o", "label=2024"
+    )
+    assert TunedIndex.built[0].label == "2024"
+
+
+def test_options_layer_on_top_of_config(
+    capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "toolscout.toml").write_text(
+        '[backends.tuned]\nlabel = "from config"\nboost = 2.0\n', encoding="utf-8"
+    )
+    run_json(capsys, "search", "weather", "--catalog", str(catalog), "-b", "tuned", "-o", "boost=3")
+    (index,) = TunedIndex.built
+    assert (index.label, index.boost) == ("from config", 3.0)
+
+
+def test_an_unknown_option_is_one_line_naming_it(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    code, out, err = run(
+        capsys, "search", "x", "--catalog", str(catalog), "-b", "tuned", "-o", "bost=1"
+    )
+    assert_one_line_error(code, out, err, "bost", "did you mean 'boost'")
+
+
+def test_an_option_without_equals_sign_is_rejected(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    code, out, err = run(
+        capsys, "search", "x", "--catalog", str(catalog), "-b", "tuned", "-o", "boost"
+    )
+    assert_one_line_error(code, out, err, "KEY=VALUE", "'boost'")
+
+
+def test_option_helpers() -> None:
+    assert parse_options(["a=1", "b=x=y", "a=2"]) == {"a": "2", "b": "x=y"}
+    scoped = options_for(
+        "tuned", {"k": "1", "tuned.boost": "2", "reference.q": "3"}, ["tuned", "reference"]
+    )
+    assert scoped == {"k": "1", "boost": "2"}
+    assert coerce_options({"n": "5", "on": "false", "s": "text"}, None) == {
+        "n": 5,
+        "on": False,
+        "s": "text",
+    }
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+def test_an_unknown_backend_is_one_line_listing_installed_ones(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    code, out, err = run(capsys, "search", "x", "--catalog", str(catalog), "-b", "nosuch")
+    assert_one_line_error(code, out, err, "unknown backend 'nosuch'", "reference")
+
+
+def test_a_first_party_backend_not_installed_names_the_pip_line(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    if "lancedb" in registry.backends():
+        pytest.skip("toolscout-lancedb is installed here")
+    code, out, err = run(capsys, "search", "x", "--catalog", str(catalog), "-b", "lancedb")
+    assert_one_line_error(code, out, err, "pip install toolscout-lancedb")
+
+
+def test_a_missing_catalog_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    code, out, err = run(capsys, "search", "x", "--catalog", str(missing), "-b", "reference")
+    assert_one_line_error(code, out, err, "not found", "nope.jsonl")
+
+
+def test_bad_catalog_json_is_one_line_with_the_line_number(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(TOOLS[0]) + "\n{oops\n", encoding="utf-8")
+    code, out, err = run(capsys, "search", "x", "--catalog", str(path), "-b", "reference")
+    assert_one_line_error(code, out, err, "bad.jsonl:2", "invalid JSON")
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many"])
+def test_a_bad_max_results_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], catalog: Path, value: str
+) -> None:
+    code, out, err = run(capsys, "search", "x", "--catalog", str(catalog), "--max-results", value)
+    assert_one_line_error(code, out, err, "--max-results", "--help")
+
+
+def test_a_bad_config_file_is_one_line(
+    capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "toolscout.toml").write_text("max_result = 3\n", encoding="utf-8")
+    code, out, err = run(capsys, "search", "x", "--catalog", str(catalog), "-b", "reference")
+    assert_one_line_error(code, out, err, "max_result", "max_results")
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run(capsys)
+    assert code == 2
+    assert "backends" in out and "search" in out and "eval" in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run(capsys, "--version")
+    assert code == 0
+    assert out.strip() == f"toolscout {toolscout.__version__}"
+
+
+def test_the_command_line_entry_point_exits_cleanly_on_bad_input(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "toolscout.cli", "search", "x", "--catalog", "missing.jsonl"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+# --- demo -----------------------------------------------------------------------------------
+
+
+def test_demo_runs_every_search_and_reports_savings(
+    capsys: pytest.CaptureFixture[str], demo_catalog: None
+) -> None:
+    code, out, _err = run(capsys, "demo", "-b", "reference")
+    assert code == 0
+    for query in DEMO_QUERIES:
+        assert f"> {query}" in out
+    assert out.count("saved") == len(DEMO_QUERIES)
+    assert "fewer" in out
+
+
+def test_demo_json_has_one_entry_per_search(
+    capsys: pytest.CaptureFixture[str], demo_catalog: None
+) -> None:
+    data = run_json(capsys, "demo", "-b", "reference", "--max-results", "2")
+    assert [s["query"] for s in data["searches"]] == list(DEMO_QUERIES)
+    assert all(len(s["results"]) <= 2 for s in data["searches"])
+    assert all(s["tokens"]["catalog_tokens"] == data["catalog_tokens"] for s in data["searches"])
+
+
+# --- eval -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def queries(tmp_path: Path) -> Path:
+    path = tmp_path / "queries.jsonl"
+    rows = [
+        {"query": "weather forecast for a city", "relevant": ["get_weather_forecast"]},
+        {"query": "refund a card payment", "relevant": ["stripe_refund_payment"]},
+        {"query": "zzzz qqqq", "relevant": ["drive_upload_file"], "category": "unanswerable"},
+    ]
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n", encoding="utf-8")
+    return path
+
+
+EVAL_KEYS = {"backend", "queries", "hit@5", "recall@5", "ndcg@10", "mrr@10"}
+EVAL_KEYS |= {"p50_ms", "p99_ms", "index_s"}
+
+
+def test_eval_json_reports_the_metrics_of_each_backend(
+    capsys: pytest.CaptureFixture[str], catalog: Path, queries: Path
+) -> None:
+    data = run_json(
+        capsys, "eval", "--catalog", str(catalog), "--queries", str(queries),
+        "-b", "reference", "-b", "tuned",
+    )  # fmt: skip
+    assert [r["backend"] for r in data["results"]] == ["reference", "tuned"]
+    for result in data["results"]:
+        assert set(result) == EVAL_KEYS
+        assert result["queries"] == 3
+        # Two of three queries find their tool first; the third finds nothing.
+        assert result["hit@5"] == pytest.approx(0.6667)
+        assert result["mrr@10"] == pytest.approx(0.6667)
+        assert 0 <= result["p50_ms"] <= result["p99_ms"]
+
+
+def test_eval_limit_queries_scores_the_first_n(
+    capsys: pytest.CaptureFixture[str], catalog: Path, queries: Path
+) -> None:
+    data = run_json(
+        capsys, "eval", "--catalog", str(catalog), "--queries", str(queries), "-b", "reference",
+        "--limit-queries", "2",
+    )  # fmt: skip
+    assert data["results"][0]["queries"] == 2
+    assert data["results"][0]["hit@5"] == 1.0
+
+
+def test_eval_scoped_options_reach_only_their_backend(
+    capsys: pytest.CaptureFixture[str], catalog: Path, queries: Path
+) -> None:
+    # An unscoped `boost` would make the reference index (which takes no options) fail.
+    data = run_json(
+        capsys, "eval", "--catalog", str(catalog), "--queries", str(queries),
+        "-b", "reference", "-b", "tuned", "-o", "tuned.boost=1.5",
+    )  # fmt: skip
+    assert len(data["results"]) == 2
+    assert TunedIndex.built[0].boost == 1.5
+
+
+def test_eval_table_for_people(
+    capsys: pytest.CaptureFixture[str], catalog: Path, queries: Path
+) -> None:
+    code, out, _err = run(
+        capsys, "eval", "--catalog", str(catalog), "--queries", str(queries), "-b", "reference"
+    )
+    assert code == 0
+    header, row = out.splitlines()
+    assert header.split()[:3] == ["backend", "queries", "hit@5"]
+    assert row.split()[:3] == ["reference", "3", "0.667"]
+
+
+def test_eval_notes_relevant_tools_missing_from_the_catalog(
+    capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "other.jsonl"
+    path.write_text('{"query": "weather", "relevant": ["not_in_catalog"]}\n', encoding="utf-8")
+    code, _out, err = run(
+        capsys, "eval", "--catalog", str(catalog), "--queries", str(path), "-b", "reference"
+    )
+    assert code == 0
+    assert "1 of 1 queries name relevant tools that are not in" in err
+
+
+def test_eval_bad_queries_file_is_one_line(
+    capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "q.jsonl"
+    path.write_text(
+        '{"query": "x", "relevant": ["a"]}\n{"query": "y", "match": "most"}\n', encoding="utf-8"
+    )
+    code, out, err = run(
+        capsys, "eval", "--catalog", str(catalog), "--queries", str(path), "-b", "reference"
+    )
+    assert_one_line_error(code, out, err, "q.jsonl:2", "match")
+    code, out, err = run(
+        capsys, "eval", "--catalog", str(catalog), "--queries", str(tmp_path / "none.jsonl")
+    )
+    assert_one_line_error(code, out, err, "none.jsonl")
+
+
+def test_eval_requires_catalog_and_queries(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "eval", "-b", "reference")
+    assert_one_line_error(code, out, err, "--catalog", "--queries")
+
+
+# --- progress bar ---------------------------------------------------------------------------
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_draws_on_a_terminal() -> None:
+    stream = _Terminal()
+    bar = ProgressBar(4, "queries", stream=stream)
+    bar.update(2)
+    bar.update(4)
+    bar.close()
+    text = stream.getvalue()
+    assert "[" + "#" * 15 + "." * 15 + "] 2/4 queries" in text
+    assert "[" + "#" * 30 + "] 4/4 queries" in text
+
+
+def test_progress_bar_is_silent_when_not_a_terminal() -> None:
+    stream = io.StringIO()
+    bar = ProgressBar(4, "queries", stream=stream)
+    bar.message("indexing")
+    bar.update(4)
+    bar.close()
+    assert stream.getvalue() == ""
