@@ -10,8 +10,10 @@ and what is allowed.
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import re
+import sys
 from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
@@ -53,7 +55,9 @@ _UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 def parse_duration(value: object) -> float:
     """Seconds from `30m`, `1h30m`, `45s`, `500ms`, `2d`, ISO `PT30M`, or a number."""
     if isinstance(value, bool):
-        raise ValueError("expected a duration such as 30s, 30m, 1h30m or a number of seconds")
+        raise ValueError(
+            f"expected a duration such as 30s, 30m, 1h30m or a number of seconds, got {value!r}"
+        )
     if isinstance(value, (int, float)):
         seconds = float(value)
     elif isinstance(value, str):
@@ -71,8 +75,8 @@ def parse_duration(value: object) -> float:
             seconds = sum(float(n) * _UNITS[u] for n, u in parts)
     else:
         raise ValueError(f"expected a duration such as 30m, got {type(value).__name__}")
-    if seconds <= 0:
-        raise ValueError(f"a duration must be positive, got {value!r}")
+    if not (seconds > 0 and math.isfinite(seconds)):  # `not >` also catches NaN
+        raise ValueError(f"a duration must be positive and finite, got {value!r}")
     return seconds
 
 
@@ -144,9 +148,19 @@ class Settings(BaseSettings):
     @field_validator("backends", "embedders", mode="before")
     @classmethod
     def _lower_names(cls, value: object) -> object:
-        if isinstance(value, Mapping):
-            return {str(k).lower(): v for k, v in value.items()}
-        return value
+        if not isinstance(value, Mapping):
+            return value
+        # Names are case-insensitive, and environment keys arrive lower-cased: merge
+        # `[backends.DuckDB]` from a file with TOOLSCOUT_BACKENDS__DUCKDB__PATH instead of
+        # letting one table replace the other.
+        merged: dict[str, Any] = {}
+        for key, options in value.items():
+            name = str(key).lower()
+            if isinstance(merged.get(name), Mapping) and isinstance(options, Mapping):
+                merged[name] = {**merged[name], **options}
+            else:
+                merged[name] = options
+        return merged
 
     @classmethod
     def settings_customise_sources(
@@ -231,6 +245,25 @@ def load_settings(directory: str | Path | None = None, **overrides: Any) -> Sett
     except ValidationError as error:
         raise ConfigError(format_validation_error(error, "toolscout setting", Settings)) from None
     except ValueError as error:  # malformed TOML
-        raise ConfigError(f"could not read the toolscout configuration: {error}") from None
+        where = _malformed_toml(Path(directory) if directory is not None else Path.cwd())
+        raise ConfigError(
+            f"could not read the toolscout configuration{where}: {error}; fix the TOML syntax"
+        ) from None
     finally:
         _config_dir.reset(token)
+
+
+def _malformed_toml(directory: Path) -> str:
+    """` in PATH` for the first config file that does not parse (the error omits the file)."""
+    import importlib
+
+    toml = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    for name in ("toolscout.toml", "pyproject.toml"):
+        path = directory / name
+        try:
+            toml.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue
+        except ValueError:  # TOMLDecodeError
+            return f" in {path}"
+    return ""

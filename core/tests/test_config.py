@@ -1,0 +1,354 @@
+"""Specification of configuration: sources, precedence, durations and error messages."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+from toolscout import ConfigError
+from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX, load_settings, parse_duration
+
+
+@pytest.fixture(autouse=True)
+def clean_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run each test in an empty directory with no TOOLSCOUT_* variable set."""
+    for key in list(os.environ):
+        if key.upper().startswith("TOOLSCOUT_"):
+            monkeypatch.delenv(key)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def pyproject(text: str) -> None:
+    Path("pyproject.toml").write_text('[project]\nname = "app"\n\n' + text, "utf-8")
+
+
+def toolscout_toml(text: str) -> None:
+    Path("toolscout.toml").write_text(text, "utf-8")
+
+
+# --- defaults ----------------------------------------------------------------------------
+
+
+def test_default_backend_is_regex() -> None:
+    assert load_settings().backend == "regex"
+
+
+def test_default_max_results_is_5() -> None:
+    assert load_settings().max_results == 5
+
+
+def test_default_eviction_is_lru_of_1000_sessions_without_ttl() -> None:
+    eviction = load_settings().eviction
+    assert (eviction.strategy, eviction.lru_max_sessions, eviction.ttl) == ("lru", 1000, None)
+
+
+def test_default_spring_ai_style_options() -> None:
+    settings = load_settings()
+    assert settings.system_message_suffix == DEFAULT_SYSTEM_MESSAGE_SUFFIX
+    assert "tool_search" in settings.system_message_suffix
+    assert settings.accumulate_references is True
+    assert settings.session_id_key == "toolscout_session_id"
+
+
+def test_default_backend_tables_are_empty() -> None:
+    settings = load_settings()
+    assert settings.backends == {}
+    assert settings.backend_options("duckdb") == {}
+
+
+# --- sources -----------------------------------------------------------------------------
+
+
+def test_reads_tool_toolscout_from_pyproject() -> None:
+    pyproject(
+        "[tool.toolscout]\n"
+        'backend = "duckdb"\n'
+        "max_results = 7\n"
+        "[tool.toolscout.backends.duckdb]\n"
+        'path = "tools.duckdb"\n'
+        "[tool.toolscout.eviction]\n"
+        "lru_max_sessions = 10\n"
+        'ttl = "30m"\n'
+    )
+    settings = load_settings()
+    assert settings.backend == "duckdb"
+    assert settings.max_results == 7
+    assert settings.backend_options("duckdb") == {"path": "tools.duckdb"}
+    assert settings.eviction.lru_max_sessions == 10
+    assert settings.eviction.ttl == 1800.0
+
+
+def test_ignores_a_pyproject_without_a_toolscout_table() -> None:
+    pyproject("[tool.ruff]\nline-length = 100\n")
+    assert load_settings().backend == "regex"
+
+
+def test_reads_toolscout_toml() -> None:
+    toolscout_toml('backend = "tantivy"\nmax_results = 3\n[backends.tantivy]\nheap_mb = 64\n')
+    settings = load_settings()
+    assert (settings.backend, settings.max_results) == ("tantivy", 3)
+    assert settings.backend_options("tantivy") == {"heap_mb": 64}
+
+
+def test_reads_files_from_a_given_directory(tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "toolscout.toml").write_text('backend = "lancedb"\n', "utf-8")
+    assert load_settings().backend == "regex"
+    assert load_settings(other).backend == "lancedb"
+
+
+def test_reads_top_level_environment_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCOUT_BACKEND", "duckdb")
+    monkeypatch.setenv("TOOLSCOUT_MAX_RESULTS", "9")
+    monkeypatch.setenv("TOOLSCOUT_ACCUMULATE_REFERENCES", "false")
+    settings = load_settings()
+    assert (settings.backend, settings.max_results) == ("duckdb", 9)
+    assert settings.accumulate_references is False
+
+
+def test_reads_backend_options_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCOUT_BACKENDS__DUCKDB__PATH", "env.duckdb")
+    assert load_settings().backend_options("duckdb") == {"path": "env.duckdb"}
+
+
+def test_reads_nested_eviction_settings_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TOOLSCOUT_EVICTION__LRU_MAX_SESSIONS", "50")
+    monkeypatch.setenv("TOOLSCOUT_EVICTION__TTL", "1h")
+    eviction = load_settings().eviction
+    assert (eviction.lru_max_sessions, eviction.ttl) == (50, 3600.0)
+
+
+def test_environment_names_are_case_insensitive(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("toolscout_backend", "duckdb")
+    assert load_settings().backend == "duckdb"
+
+
+def test_backend_names_are_case_insensitive() -> None:
+    toolscout_toml("[backends.DuckDB]\nthreads = 2\n")
+    settings = load_settings()
+    assert settings.backend_options("duckdb") == {"threads": 2}
+    assert settings.backend_options("DUCKDB") == {"threads": 2}
+
+
+def test_backend_tables_from_several_sources_are_merged(monkeypatch: pytest.MonkeyPatch) -> None:
+    pyproject('[tool.toolscout.backends.duckdb]\npath = "file.duckdb"\nthreads = 1\n')
+    toolscout_toml("[backends.DuckDB]\nthreads = 2\n")
+    monkeypatch.setenv("TOOLSCOUT_BACKENDS__DUCKDB__READ_ONLY", "true")
+    assert load_settings().backend_options("duckdb") == {
+        "path": "file.duckdb",
+        "threads": 2,
+        "read_only": "true",
+    }
+
+
+# --- precedence: kwargs > env > toolscout.toml > pyproject -------------------------------
+
+
+def test_toolscout_toml_overrides_pyproject() -> None:
+    pyproject('[tool.toolscout]\nbackend = "duckdb"\nmax_results = 7\n')
+    toolscout_toml('backend = "tantivy"\n')
+    settings = load_settings()
+    assert settings.backend == "tantivy"
+    assert settings.max_results == 7  # untouched keys still come from pyproject
+
+
+def test_environment_overrides_toolscout_toml(monkeypatch: pytest.MonkeyPatch) -> None:
+    toolscout_toml('backend = "tantivy"\n[backends.duckdb]\npath = "file.duckdb"\n')
+    monkeypatch.setenv("TOOLSCOUT_BACKEND", "lancedb")
+    monkeypatch.setenv("TOOLSCOUT_BACKENDS__DUCKDB__PATH", "env.duckdb")
+    settings = load_settings()
+    assert settings.backend == "lancedb"
+    assert settings.backend_options("duckdb") == {"path": "env.duckdb"}
+
+
+def test_environment_overrides_pyproject(monkeypatch: pytest.MonkeyPatch) -> None:
+    pyproject("[tool.toolscout]\nmax_results = 7\n")
+    monkeypatch.setenv("TOOLSCOUT_MAX_RESULTS", "8")
+    assert load_settings().max_results == 8
+
+
+def test_keyword_arguments_override_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    pyproject('[tool.toolscout]\nbackend = "duckdb"\n')
+    toolscout_toml('backend = "tantivy"\n')
+    monkeypatch.setenv("TOOLSCOUT_BACKEND", "lancedb")
+    assert load_settings(backend="regex").backend == "regex"
+
+
+def test_nested_keys_merge_across_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    pyproject('[tool.toolscout.eviction]\nlru_max_sessions = 10\nttl = "5m"\n')
+    monkeypatch.setenv("TOOLSCOUT_EVICTION__TTL", "10m")
+    eviction = load_settings().eviction
+    assert (eviction.lru_max_sessions, eviction.ttl) == (10, 600.0)
+
+
+# --- durations ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("30m", 1800.0),
+        ("1h30m", 5400.0),
+        ("500ms", 0.5),
+        ("45s", 45.0),
+        ("2d", 172800.0),
+        ("1.5h", 5400.0),
+        ("PT30M", 1800.0),
+        ("PT1H30M", 5400.0),
+        (" 30m ", 1800.0),
+        ("90", 90.0),
+        (30, 30.0),
+        (0.25, 0.25),
+    ],
+)
+def test_durations_parse_to_seconds(text: str | float, seconds: float) -> None:
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["30x", "m", "", "30 m", "1m30", "soon", "nan", "inf", "-inf"])
+def test_bad_durations_are_rejected_with_the_value(text: str) -> None:
+    with pytest.raises(ValueError, match=repr(text).replace(".", r"\.")):
+        parse_duration(text)
+
+
+@pytest.mark.parametrize("value", [0, -5, "0", "-5", "0s", math.nan])
+def test_durations_must_be_positive(value: object) -> None:
+    with pytest.raises(ValueError, match="positive"):
+        parse_duration(value)
+
+
+@pytest.mark.parametrize("value", [True, None, [30]])
+def test_durations_of_the_wrong_type_are_rejected(value: object) -> None:
+    with pytest.raises(ValueError, match="expected a duration"):
+        parse_duration(value)
+
+
+def test_ttl_setting_accepts_a_number_of_seconds() -> None:
+    toolscout_toml("[eviction]\nttl = 90\n")
+    assert load_settings().eviction.ttl == 90.0
+
+
+# --- errors name the key, the value and what is allowed ----------------------------------
+
+
+def test_unknown_key_names_it_and_lists_the_allowed_keys() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(max_resluts=3)
+    message = str(caught.value)
+    assert "'max_resluts' = 3" in message
+    assert "did you mean 'max_results'?" in message
+    assert "allowed keys: backend, max_results" in message
+
+
+def test_unknown_key_in_a_file_is_an_error() -> None:
+    pyproject('[tool.toolscout]\nbakend = "duckdb"\n')
+    with pytest.raises(ConfigError, match=r"unknown toolscout setting 'bakend' = 'duckdb'"):
+        load_settings()
+
+
+def test_unknown_nested_key_names_the_full_key_and_the_allowed_nested_keys() -> None:
+    toolscout_toml('[eviction]\nttll = "30m"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert "'eviction.ttll' = '30m'" in message
+    assert "did you mean 'ttl'?" in message
+    assert "allowed keys: strategy, lru_max_sessions, ttl" in message
+
+
+def test_bad_value_names_the_key_value_and_bound() -> None:
+    with pytest.raises(ConfigError, match=r"'max_results' = 0: .*greater than or equal to 1"):
+        load_settings(max_results=0)
+
+
+def test_max_results_above_the_limit_is_an_error() -> None:
+    with pytest.raises(ConfigError, match=r"'max_results' = 20000: .*less than or equal to"):
+        load_settings(max_results=20000)
+
+
+def test_non_integer_value_from_the_environment_names_key_and_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TOOLSCOUT_MAX_RESULTS", "many")
+    with pytest.raises(ConfigError, match=r"'max_results' = 'many': .*valid integer"):
+        load_settings()
+
+
+def test_bad_nested_duration_names_the_key_value_and_examples() -> None:
+    toolscout_toml('[eviction]\nttl = "30x"\n')
+    with pytest.raises(ConfigError, match=r"'eviction.ttl' = '30x': expected a duration such as"):
+        load_settings()
+
+
+def test_bad_eviction_strategy_lists_the_allowed_strategies() -> None:
+    toolscout_toml('[eviction]\nstrategy = "lfu"\n')
+    with pytest.raises(
+        ConfigError, match=r"'eviction.strategy' = 'lfu': .*'lru', 'ttl', 'never' or 'always'"
+    ):
+        load_settings()
+
+
+def test_bad_nested_lru_size_names_the_key() -> None:
+    with pytest.raises(ConfigError, match=r"'eviction.lru_max_sessions' = 0"):
+        load_settings(eviction={"lru_max_sessions": 0})
+
+
+def test_ttl_strategy_without_a_ttl_says_how_to_set_one() -> None:
+    with pytest.raises(ConfigError, match=r"'eviction'.*needs a ttl such as ttl = \"30m\""):
+        load_settings(eviction={"strategy": "ttl"})
+
+
+def test_backend_table_that_is_not_a_table_names_the_key() -> None:
+    toolscout_toml("backends = 3\n")
+    with pytest.raises(ConfigError, match=r"'backends' = 3: .*dictionary"):
+        load_settings()
+
+
+def test_every_bad_key_is_reported_at_once() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(max_results=0, backend=3)
+    assert "'max_results'" in str(caught.value)
+    assert "'backend'" in str(caught.value)
+
+
+def test_unknown_environment_variable_names_it_and_suggests_the_fix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TOOLSCOUT_MAXRESULTS", "3")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert "TOOLSCOUT_MAXRESULTS='3'" in message
+    assert "did you mean TOOLSCOUT_MAX_RESULTS?" in message
+    assert "TOOLSCOUT_BACKENDS" in message
+
+
+def test_unknown_nested_environment_variable_names_the_nested_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TOOLSCOUT_EVICTION__TLL", "30m")
+    with pytest.raises(ConfigError, match=r"'eviction.tll' = '30m' \(did you mean 'ttl'\?\)"):
+        load_settings()
+
+
+def test_malformed_toml_names_the_file() -> None:
+    toolscout_toml("max_results = \n")
+    with pytest.raises(ConfigError, match=r"toolscout configuration in .*toolscout\.toml: "):
+        load_settings()
+
+
+def test_malformed_pyproject_names_the_file() -> None:
+    Path("pyproject.toml").write_text("[tool.toolscout\n", "utf-8")
+    with pytest.raises(ConfigError, match=r"in .*pyproject\.toml: .*line 1"):
+        load_settings()
+
+
+def test_config_error_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        load_settings(max_results=0)
