@@ -1129,3 +1129,662 @@ tool(
     required=["issue_id"],
     issue_id=LINEAR_ISSUE,
 )
+
+# --- Google Calendar (camelCase names, as in the Calendar API's method names) -----------
+
+CALENDAR_ID = string("Calendar identifier: 'primary' for the user's main calendar, or an ID such as team@group.calendar.google.com.", default="primary")
+EVENT_ID = string("Identifier of the event.")
+SEND_UPDATES = string("Who receives email notifications about the change.", enum=["all", "externalOnly", "none"], default="none")
+
+tool(
+    "calendarListEvents",
+    "Lists events on a Google Calendar between two times, optionally matching a text query. Recurring events can be expanded into single instances.",
+    calendarId=CALENDAR_ID,
+    timeMin=string("Lower bound (exclusive) on an event's end time, RFC 3339, e.g. 2024-06-01T00:00:00Z.", fmt="date-time"),
+    timeMax=string("Upper bound (exclusive) on an event's start time, RFC 3339.", fmt="date-time"),
+    q=string("Free-text search over summary, description, location and attendees."),
+    singleEvents=boolean("Expand recurring events into their instances.", default=True),
+    orderBy=string("Sort order; startTime needs singleEvents.", enum=["startTime", "updated"], default="startTime"),
+    maxResults=integer("Maximum number of events to return.", minimum=1, maximum=2500, default=250),
+    timeZone=string("IANA time zone for the response, e.g. Europe/Berlin."),
+)
+tool(
+    "calendarGetEvent",
+    "Returns one event from a Google Calendar with its attendees, conference link and recurrence.",
+    required=["eventId"],
+    calendarId=CALENDAR_ID,
+    eventId=EVENT_ID,
+)
+tool(
+    "calendarInsertEvent",
+    "Creates an event on a Google Calendar, optionally inviting attendees and attaching a Google Meet link.",
+    required=["summary", "start", "end"],
+    calendarId=CALENDAR_ID,
+    summary=string("Title of the event."),
+    start=string("Start: RFC 3339 date-time, or YYYY-MM-DD for an all-day event."),
+    end=string("End (exclusive): RFC 3339 date-time, or YYYY-MM-DD for an all-day event."),
+    timeZone=string("IANA time zone of start and end, e.g. America/New_York."),
+    description=string("Description; may contain HTML."),
+    location=string("Geographic location or room as free text."),
+    attendees=strings("Email addresses of people to invite.", fmt="email"),
+    recurrence=strings("RRULE, EXRULE, RDATE or EXDATE lines, e.g. [\"RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10\"]."),
+    addGoogleMeet=boolean("Create a Google Meet conference for the event.", default=False),
+    reminderMinutes=array({"type": "integer", "minimum": 0, "maximum": 40320}, "Popup reminders, in minutes before the start; omit for the calendar's defaults."),
+    visibility=string("Visibility of the event.", enum=["default", "public", "private", "confidential"], default="default"),
+    sendUpdates=SEND_UPDATES,
+)
+tool(
+    "calendarPatchEvent",
+    "Changes some fields of an existing Google Calendar event and leaves the rest as they are.",
+    required=["eventId"],
+    calendarId=CALENDAR_ID,
+    eventId=EVENT_ID,
+    summary=string("New title."),
+    start=string("New start, RFC 3339 or YYYY-MM-DD."),
+    end=string("New end, RFC 3339 or YYYY-MM-DD."),
+    location=string("New location."),
+    description=string("New description."),
+    attendees=strings("Replaces the attendee list with these email addresses.", fmt="email"),
+    sendUpdates=SEND_UPDATES,
+)
+tool(
+    "calendarDeleteEvent",
+    "Deletes an event from a Google Calendar; attendees can be notified of the cancellation.",
+    required=["eventId"],
+    calendarId=CALENDAR_ID,
+    eventId=EVENT_ID,
+    sendUpdates=SEND_UPDATES,
+)
+tool(
+    "calendarQuickAdd",
+    "Creates an event from a short natural-language sentence such as 'Dinner with Sam at Luigi's on Friday 7pm'.",
+    required=["text"],
+    calendarId=CALENDAR_ID,
+    text=string("Sentence describing the event: what, when and optionally where."),
+    sendUpdates=SEND_UPDATES,
+)
+tool(
+    "calendarMoveEvent",
+    "Moves an event to another calendar, changing its organizer. Only default events can be moved.",
+    required=["eventId", "destination"],
+    calendarId=CALENDAR_ID,
+    eventId=EVENT_ID,
+    destination=string("ID of the calendar to move the event to."),
+    sendUpdates=SEND_UPDATES,
+)
+tool(
+    "calendarQueryFreeBusy",
+    "Returns the busy time ranges of a set of calendars between two times, to find a slot when everyone is free.",
+    required=["timeMin", "timeMax", "items"],
+    timeMin=string("Start of the interval, RFC 3339.", fmt="date-time"),
+    timeMax=string("End of the interval, RFC 3339.", fmt="date-time"),
+    items=strings("Calendar IDs or email addresses to query, e.g. [\"primary\", \"ana@example.com\"].", min_items=1, max_items=50),
+    timeZone=string("Time zone used in the response.", default="UTC"),
+)
+tool(
+    "calendarListCalendars",
+    "Lists the calendars in the user's calendar list with their IDs, names, colours and access roles.",
+    minAccessRole=string("Only calendars on which the user has at least this role.", enum=["freeBusyReader", "reader", "writer", "owner"]),
+    showHidden=boolean("Include calendars hidden from the list.", default=False),
+)
+tool(
+    "calendarCreateCalendar",
+    "Creates a new secondary Google Calendar owned by the user, e.g. for a project or shared rota.",
+    required=["summary"],
+    summary=string("Name of the calendar."),
+    description=string("Description of the calendar."),
+    timeZone=string("IANA time zone of the calendar, e.g. Asia/Tokyo."),
+)
+tool(
+    "calendarRespondToEvent",
+    "Sets the user's RSVP on an event they were invited to: accepted, declined or tentative.",
+    required=["eventId", "responseStatus"],
+    calendarId=CALENDAR_ID,
+    eventId=EVENT_ID,
+    responseStatus=string("The user's response.", enum=["accepted", "declined", "tentative"]),
+    comment=string("Note sent to the organizer with the response."),
+)
+
+# --- Outlook Calendar ------------------------------------------------------------------
+
+OUTLOOK_EVENT = string("ID of the event in the user's Outlook calendar.")
+ATTENDEES = array(
+    obj(
+        "An attendee.",
+        required=["email"],
+        email=string("Email address of the attendee.", fmt="email"),
+        name=string("Display name."),
+        type=string("Attendance type; resource for rooms and equipment.", enum=["required", "optional", "resource"], default="required"),
+    ),
+    "People, rooms or equipment to invite.",
+)
+
+tool(
+    "outlook_calendar_list_events",
+    "Lists events in the user's Outlook calendar within a time window, with recurring events expanded into occurrences.",
+    required=["start_datetime", "end_datetime"],
+    start_datetime=string("Start of the window, ISO 8601, e.g. 2024-06-03T00:00:00.", fmt="date-time"),
+    end_datetime=string("End of the window, ISO 8601.", fmt="date-time"),
+    calendar_id=string("ID of a specific calendar; defaults to the user's default calendar."),
+    time_zone=string("Windows or IANA time zone for returned times, e.g. Pacific Standard Time."),
+    top=integer("Maximum number of events to return.", minimum=1, maximum=1000, default=50),
+)
+tool(
+    "outlook_calendar_create_event",
+    "Creates an event in the user's Outlook calendar and sends invitations to attendees. Can create a Teams meeting for it.",
+    required=["subject", "start", "end"],
+    subject=string("Subject of the event."),
+    start=string("Start date and time without offset, e.g. 2024-06-03T14:00:00; interpreted in time_zone.", fmt="date-time"),
+    end=string("End date and time without offset.", fmt="date-time"),
+    time_zone=string("Time zone of start and end, e.g. W. Europe Standard Time or Europe/Paris.", default="UTC"),
+    body=string("Body of the event."),
+    body_content_type=string("Format of body.", enum=["text", "html"], default="text"),
+    location=string("Display name of the location."),
+    attendees=ATTENDEES,
+    is_online_meeting=boolean("Create an online meeting for the event.", default=False),
+    online_meeting_provider=string("Online meeting service.", enum=["teamsForBusiness", "skypeForBusiness", "skypeForConsumer"], default="teamsForBusiness"),
+    show_as=string("How the time shows in the organizer's free/busy.", enum=["free", "tentative", "busy", "oof", "workingElsewhere"], default="busy"),
+    is_all_day=boolean("All-day event; start and end must then be midnight.", default=False),
+    reminder_minutes_before_start=integer("Minutes before the start to show a reminder.", minimum=0, default=15),
+)
+tool(
+    "outlook_calendar_update_event",
+    "Updates an Outlook calendar event; attendees receive an updated invitation when time, place or attendees change.",
+    required=["event_id"],
+    event_id=OUTLOOK_EVENT,
+    subject=string("New subject."),
+    start=string("New start date and time.", fmt="date-time"),
+    end=string("New end date and time.", fmt="date-time"),
+    time_zone=string("Time zone of start and end."),
+    location=string("New location."),
+    body=string("New body."),
+    attendees=ATTENDEES,
+)
+tool(
+    "outlook_calendar_cancel_event",
+    "Cancels a meeting the user organizes and sends a cancellation message to all attendees.",
+    required=["event_id"],
+    event_id=OUTLOOK_EVENT,
+    comment=string("Message to include in the cancellation."),
+)
+tool(
+    "outlook_calendar_respond_to_event",
+    "Accepts, tentatively accepts or declines a meeting invitation, optionally proposing a new time.",
+    required=["event_id", "response"],
+    event_id=OUTLOOK_EVENT,
+    response=string("The response to send.", enum=["accept", "tentativelyAccept", "decline"]),
+    comment=string("Note to the organizer."),
+    send_response=boolean("Send the response to the organizer.", default=True),
+    proposed_start=string("Proposed new start, for tentativelyAccept or decline.", fmt="date-time"),
+    proposed_end=string("Proposed new end.", fmt="date-time"),
+)
+tool(
+    "outlook_calendar_find_meeting_times",
+    "Suggests meeting times when the attendees and any requested rooms are available, based on their work hours and calendars.",
+    required=["attendees", "duration_minutes"],
+    attendees=strings("Email addresses of the people who must attend.", fmt="email", min_items=1),
+    duration_minutes=integer("Length of the meeting.", minimum=5, maximum=1440, default=30),
+    window_start=string("Earliest acceptable start, ISO 8601.", fmt="date-time"),
+    window_end=string("Latest acceptable end, ISO 8601.", fmt="date-time"),
+    activity_domain=string("Hours to consider: attendees' work hours, personal hours, or any time.", enum=["work", "personal", "unrestricted"], default="work"),
+    minimum_attendee_percentage=number("Lowest share of attendees (0-100) who must be free for a slot to be suggested.", minimum=0, maximum=100, default=100),
+    max_candidates=integer("Maximum number of suggestions.", minimum=1, maximum=20, default=5),
+)
+tool(
+    "outlook_calendar_get_schedule",
+    "Gets the free/busy availability of users, distribution lists or rooms over a time window.",
+    required=["schedules", "start", "end"],
+    schedules=strings("Email addresses of the users, lists or room mailboxes.", fmt="email", min_items=1, max_items=100),
+    start=string("Start of the window.", fmt="date-time"),
+    end=string("End of the window.", fmt="date-time"),
+    time_zone=string("Time zone of start and end.", default="UTC"),
+    interval_minutes=integer("Length of each slot in the returned availability view.", minimum=5, maximum=1440, default=30),
+)
+tool(
+    "outlook_calendar_list_calendars",
+    "Lists the user's Outlook calendars, including calendars shared with them, with IDs, names and owners.",
+    include_shared=boolean("Include calendars other people have shared with the user.", default=True),
+)
+tool(
+    "outlook_calendar_forward_event",
+    "Forwards a meeting invitation to other people on behalf of the attendee or organizer.",
+    required=["event_id", "to_recipients"],
+    event_id=OUTLOOK_EVENT,
+    to_recipients=strings("Email addresses to forward the invitation to.", fmt="email", min_items=1),
+    comment=string("Message to include with the forwarded invitation."),
+)
+
+# --- Gmail -----------------------------------------------------------------------------
+
+MESSAGE_ID = string("Gmail message ID, e.g. 18f2a3b4c5d6e7f8.")
+
+tool(
+    "gmail_send_email",
+    "Sends an email from the user's Gmail account, with optional CC, BCC and file attachments.",
+    required=["to", "subject", "body"],
+    to=strings("Recipient email addresses.", fmt="email", min_items=1),
+    cc=strings("Carbon-copy recipients.", fmt="email"),
+    bcc=strings("Blind carbon-copy recipients.", fmt="email"),
+    subject=string("Subject line."),
+    body=string("Body of the email."),
+    is_html=boolean("Treat body as HTML instead of plain text.", default=False),
+    attachments=strings("Paths of local files to attach; at most 25 MB in total."),
+    reply_to=string("Address replies should go to, if not the sender.", fmt="email"),
+)
+tool(
+    "gmail_search_messages",
+    "Searches the mailbox with Gmail search operators and returns matching message IDs, senders, subjects and snippets.",
+    required=["query"],
+    query=string("Gmail search query, e.g. 'from:billing@stripe.com has:attachment after:2024/05/01 is:unread'."),
+    max_results=integer("Maximum number of messages to return.", minimum=1, maximum=500, default=20),
+    label_ids=strings("Only messages with all of these label IDs, e.g. [\"INBOX\", \"IMPORTANT\"]."),
+    include_spam_trash=boolean("Also search Spam and Trash.", default=False),
+    page_token=string("Token for the next page of results."),
+)
+tool(
+    "gmail_get_message",
+    "Reads one email: headers, plain-text and HTML body, labels and the list of attachments.",
+    required=["message_id"],
+    message_id=MESSAGE_ID,
+    format=string("How much of the message to return.", enum=["full", "metadata", "minimal", "raw"], default="full"),
+)
+tool(
+    "gmail_get_thread",
+    "Reads a whole email conversation (thread) with all its messages in order.",
+    required=["thread_id"],
+    thread_id=string("ID of the thread."),
+    format=string("How much of each message to return.", enum=["full", "metadata", "minimal"], default="full"),
+)
+tool(
+    "gmail_reply_to_message",
+    "Replies to an email within its thread, keeping the subject and threading headers.",
+    required=["message_id", "body"],
+    message_id=MESSAGE_ID,
+    body=string("Text of the reply."),
+    reply_all=boolean("Reply to all recipients, not only the sender.", default=False),
+    is_html=boolean("Treat body as HTML.", default=False),
+)
+tool(
+    "gmail_create_draft",
+    "Saves an email as a draft without sending it, optionally as a reply in an existing thread.",
+    required=["to", "subject", "body"],
+    to=strings("Recipient email addresses.", fmt="email"),
+    cc=strings("Carbon-copy recipients.", fmt="email"),
+    subject=string("Subject line."),
+    body=string("Body of the email."),
+    thread_id=string("Thread to place the draft in, for a reply."),
+)
+tool(
+    "gmail_send_draft",
+    "Sends a previously saved draft.",
+    required=["draft_id"],
+    draft_id=string("ID of the draft, e.g. r-5372436432654756353."),
+)
+tool(
+    "gmail_modify_labels",
+    "Adds or removes labels on messages. Removing UNREAD marks them read; removing INBOX archives them.",
+    required=["message_ids"],
+    message_ids=strings("IDs of the messages to change.", min_items=1, max_items=1000),
+    add_label_ids=strings("Label IDs to add, e.g. [\"STARRED\", \"Label_12\"]."),
+    remove_label_ids=strings("Label IDs to remove, e.g. [\"UNREAD\", \"INBOX\"]."),
+)
+tool(
+    "gmail_trash_message",
+    "Moves a message to Trash; it is deleted permanently after 30 days.",
+    required=["message_id"],
+    message_id=MESSAGE_ID,
+)
+tool(
+    "gmail_list_labels",
+    "Lists the mailbox's labels, system ones (INBOX, SPAM, STARRED) and user-created ones, with their IDs.",
+    include_counts=boolean("Include total and unread message counts per label.", default=False),
+)
+tool(
+    "gmail_create_label",
+    "Creates a user label, for example to file messages from a project or client.",
+    required=["name"],
+    name=string("Display name; use slashes for nesting, e.g. Clients/Acme."),
+    label_list_visibility=string("Whether the label shows in the label list.", enum=["labelShow", "labelShowIfUnread", "labelHide"], default="labelShow"),
+    message_list_visibility=string("Whether the label shows on messages in the list.", enum=["show", "hide"], default="show"),
+    background_color=string("Background colour as hex from Gmail's palette, e.g. #16a765."),
+)
+tool(
+    "gmail_get_attachment",
+    "Downloads an attachment of a message and saves it to a local file.",
+    required=["message_id", "attachment_id", "save_to"],
+    message_id=MESSAGE_ID,
+    attachment_id=string("ID of the attachment, from gmail_get_message."),
+    save_to=string("Local path to write the file to."),
+)
+tool(
+    "gmail_create_filter",
+    "Creates a filter that acts on incoming mail matching criteria: label it, archive it, star it or forward it.",
+    from_address=string("Match messages from this sender."),
+    to_address=string("Match messages to this recipient."),
+    subject=string("Match messages whose subject contains this text."),
+    query=string("Match messages satisfying this Gmail search query."),
+    has_attachment=boolean("Match only messages with attachments."),
+    add_label_ids=strings("Labels to apply to matching messages."),
+    remove_label_ids=strings("Labels to remove, e.g. INBOX to skip the inbox."),
+    forward_to=string("Address to forward matches to; it must be a verified forwarding address.", fmt="email"),
+)
+
+# --- Google Drive ----------------------------------------------------------------------
+
+FILE_ID = string("ID of the Drive file or folder, e.g. 1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvW.")
+
+tool(
+    "gdrive_search_files",
+    "Searches Google Drive for files and folders with Drive query syntax and returns their IDs, names, types and owners.",
+    query=string("Drive query, e.g. \"name contains 'budget' and mimeType = 'application/vnd.google-apps.spreadsheet' and trashed = false\"."),
+    page_size=integer("Maximum number of files to return.", minimum=1, maximum=1000, default=50),
+    order_by=string("Comma-separated sort keys, e.g. 'modifiedTime desc,name'."),
+    corpora=string("Which files to search.", enum=["user", "drive", "domain", "allDrives"], default="user"),
+    drive_id=string("ID of a shared drive, with corpora=drive."),
+    page_token=string("Token for the next page."),
+)
+tool(
+    "gdrive_get_file_metadata",
+    "Gets a Drive file's metadata: name, MIME type, size, owners, parents, sharing and modification time.",
+    required=["file_id"],
+    file_id=FILE_ID,
+    fields=string("Comma-separated fields to return.", default="id,name,mimeType,size,modifiedTime,owners,parents,webViewLink"),
+)
+tool(
+    "gdrive_download_file",
+    "Downloads a file from Drive to a local path. Google Docs, Sheets and Slides are exported to the chosen format.",
+    required=["file_id", "destination_path"],
+    file_id=FILE_ID,
+    destination_path=string("Local path to save the file to."),
+    export_mime_type=string(
+        "Export format for Google Workspace files; ignored for other files.",
+        enum=[
+            "application/pdf",
+            "text/plain",
+            "text/csv",
+            "text/markdown",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        ],
+    ),
+)
+tool(
+    "gdrive_upload_file",
+    "Uploads a local file to Google Drive, optionally converting it to a Google Docs, Sheets or Slides file.",
+    required=["local_path"],
+    local_path=string("Path of the local file."),
+    name=string("Name in Drive; defaults to the local file name."),
+    parent_folder_id=string("ID of the folder to upload into; defaults to My Drive."),
+    mime_type=string("MIME type of the content; detected from the file when omitted."),
+    convert=boolean("Convert to the matching Google Workspace format (e.g. .docx to Docs).", default=False),
+)
+tool(
+    "gdrive_create_folder",
+    "Creates a folder in Google Drive.",
+    required=["name"],
+    name=string("Name of the folder."),
+    parent_id=string("ID of the parent folder; defaults to My Drive."),
+)
+tool(
+    "gdrive_update_file",
+    "Renames a Drive file, changes its description or stars it, or moves it between folders.",
+    required=["file_id"],
+    file_id=FILE_ID,
+    name=string("New name."),
+    description=string("New description."),
+    starred=boolean("Star or unstar the file."),
+    add_parents=strings("IDs of folders to add the file to."),
+    remove_parents=strings("IDs of folders to remove the file from."),
+)
+tool(
+    "gdrive_copy_file",
+    "Makes a copy of a Drive file, e.g. to start a new document from a template.",
+    required=["file_id"],
+    file_id=FILE_ID,
+    name=string("Name of the copy; defaults to 'Copy of <name>'."),
+    parent_id=string("Folder to put the copy in."),
+)
+tool(
+    "gdrive_share_file",
+    "Shares a Drive file or folder with a user, group, domain or anyone with the link.",
+    required=["file_id", "role", "type"],
+    file_id=FILE_ID,
+    role=string("Access level to grant.", enum=["reader", "commenter", "writer", "fileOrganizer", "organizer", "owner"]),
+    type=string("Who the permission is for.", enum=["user", "group", "domain", "anyone"]),
+    email_address=string("Email of the user or group, for type user or group.", fmt="email"),
+    domain=string("Domain name, for type domain, e.g. example.com."),
+    send_notification_email=boolean("Email the person about the share.", default=True),
+    email_message=string("Message to include in the notification email."),
+)
+tool(
+    "gdrive_list_permissions",
+    "Lists who has access to a Drive file and with which role.",
+    required=["file_id"],
+    file_id=FILE_ID,
+)
+tool(
+    "gdrive_delete_file",
+    "Moves a Drive file to the trash, or deletes it permanently, skipping the trash.",
+    required=["file_id"],
+    file_id=FILE_ID,
+    permanent=boolean("Delete permanently instead of trashing; cannot be undone.", default=False),
+)
+tool(
+    "gdrive_list_revisions",
+    "Lists the saved revisions of a Drive file with their modification times and authors.",
+    required=["file_id"],
+    file_id=FILE_ID,
+    page_size=integer("Maximum number of revisions to return.", minimum=1, maximum=1000, default=200),
+)
+
+# --- Dropbox ---------------------------------------------------------------------------
+
+DBX_PATH = string("Path in the user's Dropbox, starting with a slash, e.g. /Reports/2024/q2.pdf, or an id:... file ID.")
+
+tool(
+    "dropbox_upload_file",
+    "Uploads a local file to Dropbox. Files over 150 MB are sent in an upload session automatically.",
+    required=["local_path", "dropbox_path"],
+    local_path=string("Path of the local file."),
+    dropbox_path=DBX_PATH,
+    mode=string("What to do if a file exists at the path.", enum=["add", "overwrite", "update"], default="add"),
+    autorename=boolean("On conflict, rename the upload, e.g. 'report (1).pdf'.", default=False),
+    mute=boolean("Do not notify the user's devices about the change.", default=False),
+)
+tool(
+    "dropbox_download_file",
+    "Downloads a file from Dropbox to a local path.",
+    required=["path", "local_path"],
+    path=DBX_PATH,
+    local_path=string("Local path to write the file to."),
+    rev=string("Download this revision instead of the latest."),
+)
+tool(
+    "dropbox_list_folder",
+    "Lists the files and folders at a Dropbox path with sizes and modification times.",
+    required=["path"],
+    path=string("Folder path; use an empty string for the root.", default=""),
+    recursive=boolean("Include the contents of subfolders.", default=False),
+    include_deleted=boolean("Include entries for deleted files.", default=False),
+    limit=integer("Approximate maximum number of entries per call.", minimum=1, maximum=2000, default=500),
+    cursor=string("Cursor from a previous call, to continue listing."),
+)
+tool(
+    "dropbox_search",
+    "Searches file and folder names, and file contents where available, in the user's Dropbox.",
+    required=["query"],
+    query=string("Text to search for."),
+    path=string("Limit the search to this folder."),
+    file_extensions=strings("Only files with these extensions, e.g. [\"pdf\", \"docx\"]."),
+    file_categories=strings("Only these kinds of file.", enum=["image", "document", "pdf", "spreadsheet", "presentation", "audio", "video", "folder", "paper", "others"]),
+    max_results=integer("Maximum number of matches.", minimum=1, maximum=1000, default=100),
+)
+tool(
+    "dropbox_create_folder",
+    "Creates a folder at a Dropbox path, including any missing parent folders.",
+    required=["path"],
+    path=DBX_PATH,
+    autorename=boolean("If the folder exists, create one with a new name instead of failing.", default=False),
+)
+tool(
+    "dropbox_move",
+    "Moves or renames a file or folder in Dropbox.",
+    required=["from_path", "to_path"],
+    from_path=string("Current path."),
+    to_path=string("New path."),
+    autorename=boolean("Rename on conflict instead of failing.", default=False),
+    allow_ownership_transfer=boolean("Allow moves that change the file's owner, e.g. into a shared folder.", default=False),
+)
+tool(
+    "dropbox_copy",
+    "Copies a file or folder to a new location in Dropbox.",
+    required=["from_path", "to_path"],
+    from_path=string("Path to copy."),
+    to_path=string("Destination path."),
+    autorename=boolean("Rename on conflict instead of failing.", default=False),
+)
+tool(
+    "dropbox_delete",
+    "Deletes a file or folder; it can be restored from the Dropbox web interface for a while.",
+    required=["path"],
+    path=DBX_PATH,
+)
+tool(
+    "dropbox_create_shared_link",
+    "Creates a shared link to a file or folder, optionally protected by a password or expiring at a set time.",
+    required=["path"],
+    path=DBX_PATH,
+    audience=string("Who can open the link.", enum=["public", "team", "no_one"], default="public"),
+    access=string("What people with the link can do.", enum=["viewer", "editor"], default="viewer"),
+    link_password=string("Password required to open the link."),
+    expires=string("When the link stops working, ISO 8601 UTC.", fmt="date-time"),
+    allow_download=boolean("Let viewers download the file.", default=True),
+)
+tool(
+    "dropbox_list_revisions",
+    "Lists previous versions of a Dropbox file with their revision IDs, sizes and dates.",
+    required=["path"],
+    path=DBX_PATH,
+    limit=integer("Maximum number of revisions.", minimum=1, maximum=100, default=10),
+)
+tool(
+    "dropbox_restore_file",
+    "Restores a Dropbox file to an earlier revision.",
+    required=["path", "rev"],
+    path=DBX_PATH,
+    rev=string("Revision ID to restore, from dropbox_list_revisions."),
+)
+
+# --- Local filesystem ------------------------------------------------------------------
+
+FS_PATH = string("Path on the local machine, absolute or relative to the allowed root directory.")
+
+tool(
+    "fs_read_file",
+    "Reads a text file from the local filesystem. Large files can be read in pieces with offset and limit.",
+    required=["path"],
+    path=FS_PATH,
+    encoding=string("Text encoding.", default="utf-8"),
+    offset=integer("Line number to start reading at (1-based).", minimum=1, default=1),
+    limit=integer("Maximum number of lines to read.", minimum=1),
+)
+tool(
+    "fs_write_file",
+    "Writes text to a file, creating it or overwriting it completely.",
+    required=["path", "content"],
+    path=FS_PATH,
+    content=string("Full new content of the file."),
+    encoding=string("Text encoding.", default="utf-8"),
+    create_parents=boolean("Create missing parent directories.", default=True),
+    append=boolean("Append to the end of the file instead of overwriting it.", default=False),
+)
+tool(
+    "fs_edit_file",
+    "Makes exact text replacements in a file and returns a unified diff of the change. Each old_text must occur exactly once.",
+    required=["path", "edits"],
+    path=FS_PATH,
+    edits=array(
+        obj(
+            "One replacement.",
+            required=["old_text", "new_text"],
+            old_text=string("Text to find; must match exactly, including whitespace."),
+            new_text=string("Text to put in its place."),
+        ),
+        "Replacements, applied in order.",
+        min_items=1,
+    ),
+    dry_run=boolean("Only show the diff; leave the file unchanged.", default=False),
+)
+tool(
+    "fs_list_directory",
+    "Lists the entries of a directory, marking each as file or directory, with sizes and modification times.",
+    required=["path"],
+    path=FS_PATH,
+    show_hidden=boolean("Include entries whose names start with a dot.", default=False),
+    depth=integer("How many levels to descend; 1 lists only the directory itself.", minimum=1, maximum=10, default=1),
+)
+tool(
+    "fs_create_directory",
+    "Creates a directory, and its parents if needed. Succeeds quietly if it already exists.",
+    required=["path"],
+    path=FS_PATH,
+)
+tool(
+    "fs_move",
+    "Moves or renames a file or directory.",
+    required=["source", "destination"],
+    source=string("Current path."),
+    destination=string("New path."),
+    overwrite=boolean("Replace the destination if it exists.", default=False),
+)
+tool(
+    "fs_copy",
+    "Copies a file, or a directory with everything in it.",
+    required=["source", "destination"],
+    source=string("Path to copy."),
+    destination=string("Path of the copy."),
+    overwrite=boolean("Replace the destination if it exists.", default=False),
+    preserve_metadata=boolean("Keep modification times and permissions.", default=True),
+)
+tool(
+    "fs_delete",
+    "Deletes a file, or a directory when recursive is set. Deleted files are not moved to a trash.",
+    required=["path"],
+    path=FS_PATH,
+    recursive=boolean("Delete a directory and everything in it.", default=False),
+)
+tool(
+    "fs_search_files",
+    "Finds files whose paths match a glob pattern under a directory, e.g. all **/*.py files.",
+    required=["pattern"],
+    pattern=string("Glob pattern, e.g. **/*.md or src/**/test_*.py."),
+    root=string("Directory to search under.", default="."),
+    exclude=strings("Glob patterns to skip, e.g. [\"**/node_modules/**\", \"**/.git/**\"]."),
+    max_results=integer("Stop after this many matches.", minimum=1, default=200),
+)
+tool(
+    "fs_grep",
+    "Searches file contents for a regular expression and returns matching lines with file names and line numbers.",
+    required=["pattern"],
+    pattern=string("Regular expression to search for, e.g. 'def \\w+_handler'."),
+    path=string("File or directory to search.", default="."),
+    include=string("Only search files matching this glob, e.g. *.ts."),
+    case_insensitive=boolean("Ignore case.", default=False),
+    context_lines=integer("Lines of context to show around each match.", minimum=0, maximum=20, default=0),
+    max_matches=integer("Stop after this many matching lines.", minimum=1, default=500),
+)
+tool(
+    "fs_get_file_info",
+    "Returns metadata for a path: type, size, permissions, owner and creation, modification and access times.",
+    required=["path"],
+    path=FS_PATH,
+    follow_symlinks=boolean("Describe the target of a symbolic link rather than the link.", default=True),
+)
+tool(
+    "fs_compute_checksum",
+    "Computes a cryptographic hash of a file, e.g. to verify a download.",
+    required=["path"],
+    path=FS_PATH,
+    algorithm=string("Hash algorithm.", enum=["md5", "sha1", "sha256", "sha512", "blake2b"], default="sha256"),
+)
