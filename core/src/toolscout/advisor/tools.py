@@ -434,6 +434,24 @@ def _indent_of(lines: list[str], name: str) -> int:
     return 0
 
 
+def _resolve(annotation: str, function: Handler, tool_name: str, parameter: str) -> Any:
+    namespace = dict(getattr(function, "__globals__", {}))
+    closure = getattr(function, "__closure__", None) or ()
+    names = getattr(getattr(function, "__code__", None), "co_freevars", ())
+    for var, cell in zip(names, closure, strict=False):
+        try:
+            namespace[var] = cell.cell_contents
+        except ValueError:
+            continue
+    try:
+        return eval(annotation, namespace)
+    except Exception:
+        raise TypeError(
+            f"tool {tool_name!r}: cannot resolve the type hint {annotation!r} of parameter "
+            f"{parameter!r}; define the type at module level (or import it there)"
+        ) from None
+
+
 class _Arguments(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
 
@@ -472,6 +490,8 @@ def arguments_model(
         annotation = hints.get(name, parameter.annotation)
         if annotation is inspect.Parameter.empty:
             annotation = Any
+        elif isinstance(annotation, str):
+            annotation = _resolve(annotation, function, tool_name, name)
         default = ... if parameter.default is inspect.Parameter.empty else parameter.default
         fields[name] = (annotation, Field(default, description=param_docs.get(name)))
     model_name = re.sub(r"\W", "_", tool_name) or "Arguments"
