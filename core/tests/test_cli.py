@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict
 from toolscout.cli import DEMO_QUERIES, coerce_options, main, options_for, parse_options
 from toolscout.plugins import PluginRegistry, registry
 from toolscout.progress import ProgressBar
-from toolscout.savings import SEARCH_TOOL
+from toolscout.savings import search_tool
 from toolscout.testing import ReferenceToolIndex
 from toolscout.tokens import tool_tokens
 
@@ -235,7 +235,7 @@ def test_search_counts_the_tokens_it_saved(
     returned = [t for t in tools if t.name in {hit["name"] for hit in data["results"]}]
     tokens = data["tokens"]
     assert tokens["catalog_tokens"] == tool_tokens(tools)
-    assert tokens["sent_tokens"] == tool_tokens([SEARCH_TOOL, *returned])
+    assert tokens["sent_tokens"] == tool_tokens([search_tool(), *returned])
     assert tokens["saved_tokens"] == tokens["catalog_tokens"] - tokens["sent_tokens"]
     assert tokens["returned_tools"] == len(returned)
 

@@ -186,6 +186,12 @@ def _open_index(backend: str, options: Mapping[str, str], settings: Any) -> Any:
     return load_index(backend, settings=settings, **values)
 
 
+def _search_tool(settings: Any) -> ToolReference:
+    from toolscout.savings import search_tool
+
+    return search_tool(settings.max_results, settings.max_results_limit)
+
+
 def _close(index: Any) -> None:
     close = getattr(index, "close", None)
     if callable(close):
@@ -282,7 +288,7 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
         response = index.search(ToolSearchRequest(CLI_SESSION, args.query, max_results))
     finally:
         _close(index)
-    savings = token_savings(tools, _by_name(tools, response.names))
+    savings = token_savings(tools, _by_name(tools, response.names), search=_search_tool(settings))
     if args.json:
         _emit_json(
             {
@@ -320,6 +326,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     options = parse_options(args.option)
     tools = _load_tools(None)
     catalog_tokens = tool_tokens(tools)
+    search = _search_tool(settings)
     index = _open_index(backend, options, settings)
     searches = []
     try:
@@ -327,7 +334,10 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         for query in DEMO_QUERIES:
             response = index.search(ToolSearchRequest(CLI_SESSION, query, args.max_results))
             savings = token_savings(
-                tools, _by_name(tools, response.names), catalog_tokens=catalog_tokens
+                tools,
+                _by_name(tools, response.names),
+                catalog_tokens=catalog_tokens,
+                search=search,
             )
             searches.append((query, response, savings))
     finally:

@@ -13,32 +13,14 @@ from dataclasses import dataclass
 from toolscout.tokens import DEFAULT_ENCODING, tool_tokens
 from toolscout.types import ToolReference
 
-__all__ = ["SEARCH_TOOL", "TokenSavings", "token_savings"]
+__all__ = ["TokenSavings", "search_tool", "token_savings"]
 
-#: The one tool the model sees up front, as the CLI counts it.
-SEARCH_TOOL = ToolReference(
-    name="tool_search",
-    description=(
-        "Search the available tools by what they do. Most tools are not loaded yet: call "
-        "this with a short description of the capability you need (or `select:name_a,name_b` "
-        "for tools you know by name); the tools found become available on your next turn."
-    ),
-    input_schema={
-        "type": "object",
-        "properties": {
-            "query": {
-                "type": "string",
-                "description": "What the tool should do, in a few words, or select:names.",
-            },
-            "max_results": {
-                "type": "integer",
-                "description": "How many tools to return (default 5).",
-                "minimum": 1,
-            },
-        },
-        "required": ["query"],
-    },
-)
+
+def search_tool(default_max_results: int = 5, max_results_limit: int = 20) -> ToolReference:
+    """The `tool_search` definition the advisor sends, as the model would see it."""
+    from toolscout.advisor.search_tool import search_tool_reference
+
+    return search_tool_reference(default_max_results, max_results_limit)
 
 
 @dataclass(frozen=True)
@@ -85,15 +67,21 @@ def token_savings(
     returned: Sequence[ToolReference],
     *,
     catalog_tokens: int | None = None,
+    search: ToolReference | None = None,
     encoding: str = DEFAULT_ENCODING,
 ) -> TokenSavings:
-    """Count what a search saved; pass `catalog_tokens` to reuse a count across searches."""
+    """Count what a search saved; pass `catalog_tokens` to reuse a count across searches.
+
+    `search` is the search tool's definition (default: `search_tool()`).
+    """
+    if search is None:
+        search = search_tool()
     if catalog_tokens is None:
         catalog_tokens = tool_tokens(catalog, encoding)
     return TokenSavings(
         catalog_tools=len(catalog),
         catalog_tokens=catalog_tokens,
         returned_tools=len(returned),
-        sent_tokens=tool_tokens([SEARCH_TOOL, *returned], encoding),
+        sent_tokens=tool_tokens([search, *returned], encoding),
         encoding=encoding,
     )
