@@ -1,0 +1,142 @@
+"""The tool_search tool: max_results clamping, select:, empty results, summaries."""
+
+from __future__ import annotations
+
+import pytest
+from toolscout.advisor.search_tool import clamp_max_results, run_search, search_tool_reference
+from toolscout.testing import ReferenceToolIndex
+from toolscout.types import ToolReference
+
+TOOLS = {
+    ref.name: ref
+    for ref in [
+        ToolReference("get_weather", "Get the weather forecast for a city. Uses a paid API."),
+        ToolReference("send_email", "Send an email to a recipient."),
+        ToolReference("create_invoice", "Create an invoice for a customer."),
+        ToolReference("weather_alerts", "List severe weather alerts for a region."),
+    ]
+}
+
+
+@pytest.fixture
+def index() -> ReferenceToolIndex:
+    index = ReferenceToolIndex()
+    index.index_tools("s", list(TOOLS.values()))
+    return index
+
+
+def search(index: ReferenceToolIndex, summaries: bool = True, **arguments: object):  # type: ignore[no-untyped-def]
+    return run_search(
+        arguments,
+        session_id="s",
+        index=index,
+        known=TOOLS.get,
+        default_max_results=5,
+        max_results_limit=3,
+        summaries=summaries,
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "expected", "noted"),
+    [
+        (None, 5, False),
+        (2, 2, False),
+        ("4", 4, False),
+        (0, 1, True),
+        (-3, 1, True),
+        (10_000, 20, True),
+        (2.7, 2, False),
+        ("many", 5, True),
+        (True, 5, True),
+        (float("nan"), 5, True),
+        ([3], 5, True),
+    ],
+)
+def test_max_results_is_validated_and_clamped(value: object, expected: int, noted: bool) -> None:
+    count, note = clamp_max_results(value, default=5, limit=20)
+    assert count == expected
+    assert (note is not None) == noted
+
+
+def test_default_above_the_limit_is_clamped_too() -> None:
+    assert clamp_max_results(None, default=50, limit=20) == (20, None)
+
+
+def test_a_model_asking_for_zero_results_still_gets_one(index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="weather", max_results=0)
+    assert outcome.names == ("get_weather",) or len(outcome.names) == 1
+    assert "at least 1" in outcome.text
+
+
+def test_a_model_asking_for_too_many_gets_the_limit(index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="weather email invoice alerts", max_results=500)
+    assert len(outcome.names) == 3
+    assert "at most 3" in outcome.text
+
+
+def test_results_give_names_with_one_line_summaries(index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="weather forecast")
+    assert outcome.names[0] == "get_weather"
+    assert "- get_weather: Get the weather forecast for a city." in outcome.text
+    assert "paid API" not in outcome.text  # only the first sentence
+
+
+def test_summaries_can_be_turned_off(index: ReferenceToolIndex) -> None:
+    outcome = search(index, summaries=False, query="weather forecast")
+    assert "- get_weather\n" in outcome.text + "\n"
+    assert "forecast for a city" not in outcome.text
+
+
+def test_empty_search_answers_with_guidance_to_rephrase(index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="quantum teleportation")
+    assert outcome.names == ()
+    assert not outcome.is_error
+    assert "Rephrase" in outcome.text and "select:" in outcome.text
+
+
+def test_select_loads_exact_names_and_reports_unknown_ones(index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="select:send_email, create_invoice,nope")
+    assert outcome.names == ("send_email", "create_invoice")
+    assert "'nope'" in outcome.text and not outcome.is_error
+    only_unknown = search(index, query="select:nope")
+    assert only_unknown.names == () and only_unknown.is_error
+
+
+def test_select_with_no_names_is_an_error(index: ReferenceToolIndex) -> None:
+    assert search(index, query="select:").is_error
+
+
+@pytest.mark.parametrize("arguments", [{}, {"query": ""}, {"query": 3}, {"query": "   "}])
+def test_missing_or_blank_query_is_a_tool_error(
+    index: ReferenceToolIndex, arguments: dict[str, object]
+) -> None:
+    outcome = run_search(
+        arguments,
+        session_id="s",
+        index=index,
+        known=TOOLS.get,
+        default_max_results=5,
+        max_results_limit=3,
+    )
+    assert outcome.is_error and "query" in outcome.text
+
+
+def test_hits_the_session_no_longer_has_are_dropped(index: ReferenceToolIndex) -> None:
+    outcome = run_search(
+        {"query": "weather"},
+        session_id="s",
+        index=index,
+        known=lambda name: None if name == "get_weather" else TOOLS.get(name),
+        default_max_results=5,
+        max_results_limit=5,
+    )
+    assert "get_weather" not in outcome.names and "weather_alerts" in outcome.names
+
+
+def test_search_tool_definition_states_the_limits() -> None:
+    ref = search_tool_reference(5, 20)
+    assert ref.name == "tool_search"
+    schema = dict(ref.input_schema or {})
+    assert list(schema["required"]) == ["query"]
+    assert "at most 20" in schema["properties"]["max_results"]["description"]
