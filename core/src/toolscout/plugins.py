@@ -171,28 +171,37 @@ class PluginRegistry:
 
             return register
 
-        caller("register_backends", remove_plugins=others)(
-            register=collect(self._backends, "backend")
-        )
-        caller("register_embedders", remove_plugins=others)(
-            register=collect(self._embedders, "embedder")
-        )
+        try:
+            caller("register_backends", remove_plugins=others)(
+                register=collect(self._backends, "backend")
+            )
+            caller("register_embedders", remove_plugins=others)(
+                register=collect(self._embedders, "embedder")
+            )
+        except PluginLoadError:
+            # Leave nothing half-registered: the plugin is either fully there or absent.
+            self._forget(plugin)
+            raise
 
     def register_plugin(self, module: ModuleType | object, name: str | None = None) -> None:
         """Register a plugin object directly (tests, applications with in-code plugins)."""
         with self._lock:
             plugin = name or getattr(module, "__name__", None) or repr(module)
-            self._loaded.add(plugin)
             self._register_module(module, plugin, None)
+            self._loaded.add(plugin)
 
     def unregister_plugin(self, name: str) -> None:
         """Remove a plugin registered with `register_plugin` and what it registered."""
         with self._lock:
+            self._forget(name)
+
+    def _forget(self, name: str) -> None:
+        if self._pm.get_plugin(name) is not None:
             self._pm.unregister(name=name)
-            self._loaded.discard(name)
-            for table in (self._backends, self._embedders):
-                for key in [k for k, v in table.items() if v.plugin == name]:
-                    del table[key]
+        self._loaded.discard(name)
+        for table in (self._backends, self._embedders):
+            for key in [k for k, v in table.items() if v.plugin == name]:
+                del table[key]
 
     def load_all(self) -> None:
         with self._lock:
