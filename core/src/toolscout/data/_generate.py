@@ -1788,3 +1788,524 @@ tool(
     path=FS_PATH,
     algorithm=string("Hash algorithm.", enum=["md5", "sha1", "sha256", "sha512", "blake2b"], default="sha256"),
 )
+
+# --- Stripe ----------------------------------------------------------------------------
+
+CUSTOMER = string("ID of the Stripe customer, e.g. cus_NffrFeUfNV2Hib.")
+CURRENCY = string("Three-letter ISO currency code in lowercase, e.g. usd, eur, gbp.", pattern="^[a-z]{3}$")
+AMOUNT = integer("Amount in the currency's smallest unit, e.g. 1999 for $19.99 or 500 for ¥500.", minimum=0)
+STRIPE_METADATA = obj("Up to 50 key-value pairs stored with the object, e.g. {\"order_id\": \"6735\"}.", additional={"type": "string"})
+
+tool(
+    "stripe_create_customer",
+    "Creates a customer in Stripe to save payment methods and track charges, subscriptions and invoices.",
+    email=string("Customer's email address.", fmt="email"),
+    name=string("Full name or business name."),
+    phone=string("Phone number."),
+    description=string("Internal note about the customer."),
+    payment_method=string("ID of a PaymentMethod to attach, e.g. pm_card_visa."),
+    metadata=STRIPE_METADATA,
+)
+tool(
+    "stripe_update_customer",
+    "Updates a Stripe customer's details or sets their default payment method for invoices.",
+    required=["customer"],
+    customer=CUSTOMER,
+    email=string("New email address.", fmt="email"),
+    name=string("New name."),
+    default_payment_method=string("PaymentMethod used for invoices and subscriptions by default."),
+    metadata=STRIPE_METADATA,
+)
+tool(
+    "stripe_list_customers",
+    "Lists Stripe customers, newest first, optionally only those with a given email.",
+    email=string("Exact, case-sensitive email to filter by.", fmt="email"),
+    limit=integer("Number of customers to return.", minimum=1, maximum=100, default=10),
+    starting_after=string("Customer ID to continue listing after, for pagination."),
+)
+tool(
+    "stripe_create_payment_intent",
+    "Creates a PaymentIntent to collect a payment from a customer. Confirm it with a payment method to charge the card.",
+    required=["amount", "currency"],
+    amount=AMOUNT,
+    currency=CURRENCY,
+    customer=CUSTOMER,
+    payment_method=string("ID of the PaymentMethod to charge."),
+    confirm=boolean("Confirm the PaymentIntent immediately.", default=False),
+    capture_method=string("automatic charges at once; manual only authorizes, to capture later.", enum=["automatic", "automatic_async", "manual"], default="automatic"),
+    description=string("Description shown in the Dashboard and on receipts."),
+    receipt_email=string("Where to send the receipt.", fmt="email"),
+    statement_descriptor_suffix=string("Text appended to the statement descriptor on card statements.", max_length=22),
+    metadata=STRIPE_METADATA,
+)
+tool(
+    "stripe_capture_payment_intent",
+    "Captures the funds of a PaymentIntent that was authorized with capture_method=manual.",
+    required=["payment_intent"],
+    payment_intent=string("ID of the PaymentIntent, e.g. pi_3MtwBwLkdIwHu7ix28a3tqPa."),
+    amount_to_capture=integer("Amount to capture, at most the authorized amount; defaults to all of it.", minimum=1),
+)
+tool(
+    "stripe_create_refund",
+    "Refunds a charge fully or partly. Refunds go back to the original payment method and may take 5-10 business days to appear.",
+    required=["payment_intent"],
+    payment_intent=string("ID of the PaymentIntent to refund."),
+    amount=integer("Amount to refund in the smallest currency unit; defaults to the full remaining amount.", minimum=1),
+    reason=string("Why the payment is refunded.", enum=["duplicate", "fraudulent", "requested_by_customer"]),
+    metadata=STRIPE_METADATA,
+)
+tool(
+    "stripe_create_product",
+    "Creates a product (a good or service you sell); prices are attached to it separately.",
+    required=["name"],
+    name=string("Name shown to customers."),
+    description=string("Description shown to customers."),
+    active=boolean("Whether the product can be bought.", default=True),
+    images=strings("URLs of up to 8 product images.", fmt="uri", max_items=8),
+    tax_code=string("Stripe Tax code, e.g. txcd_10000000 for general electronically supplied services."),
+)
+tool(
+    "stripe_create_price",
+    "Creates a one-time or recurring price for a product.",
+    required=["product", "unit_amount", "currency"],
+    product=string("ID of the product, e.g. prod_NWjs8kKbJWmuuc."),
+    unit_amount=AMOUNT,
+    currency=CURRENCY,
+    recurring_interval=string("Billing frequency for a recurring price; omit for a one-time price.", enum=["day", "week", "month", "year"]),
+    interval_count=integer("Number of intervals between billings, e.g. 3 with month for quarterly.", minimum=1, default=1),
+    nickname=string("Internal name of the price."),
+    lookup_key=string("Key to fetch the price by, e.g. pro_monthly."),
+)
+tool(
+    "stripe_create_subscription",
+    "Subscribes a customer to one or more recurring prices. The first invoice is created and charged immediately unless there is a trial.",
+    required=["customer", "items"],
+    customer=CUSTOMER,
+    items=array(
+        obj(
+            "A subscription item.",
+            required=["price"],
+            price=string("ID of a recurring price."),
+            quantity=integer("Quantity, e.g. number of seats.", minimum=1, default=1),
+        ),
+        "Prices to subscribe to.",
+        min_items=1,
+        max_items=20,
+    ),
+    trial_period_days=integer("Days of free trial before the first charge.", minimum=0, maximum=730),
+    collection_method=string("Charge the default payment method, or email invoices to pay.", enum=["charge_automatically", "send_invoice"], default="charge_automatically"),
+    days_until_due=integer("Days to pay an invoice, with send_invoice.", minimum=0),
+    coupon=string("ID of a coupon to apply."),
+    metadata=STRIPE_METADATA,
+)
+tool(
+    "stripe_cancel_subscription",
+    "Cancels a customer's subscription, immediately or at the end of the current billing period.",
+    required=["subscription"],
+    subscription=string("ID of the subscription, e.g. sub_1MowQVLkdIwHu7ixeRlqHVzs."),
+    at_period_end=boolean("Keep the subscription active until the end of the paid period.", default=False),
+    invoice_now=boolean("When cancelling immediately, invoice any pending usage now.", default=False),
+    prorate=boolean("When cancelling immediately, credit the unused time.", default=False),
+    cancellation_comment=string("Customer's reason for cancelling, stored for reporting."),
+)
+tool(
+    "stripe_create_invoice",
+    "Creates a draft invoice for a customer, collecting their pending invoice items. Finalize it to send or charge it.",
+    required=["customer"],
+    customer=CUSTOMER,
+    collection_method=string("Charge automatically or email the invoice for payment.", enum=["charge_automatically", "send_invoice"], default="charge_automatically"),
+    days_until_due=integer("Days until the invoice is due, with send_invoice.", minimum=0),
+    description=string("Memo shown on the invoice."),
+    auto_advance=boolean("Let Stripe finalize and collect the invoice automatically.", default=True),
+    metadata=STRIPE_METADATA,
+)
+tool(
+    "stripe_add_invoice_item",
+    "Adds a line item to a customer's next or draft invoice, such as a one-off fee or a credit.",
+    required=["customer"],
+    customer=CUSTOMER,
+    invoice=string("ID of a draft invoice to add to; defaults to the customer's next invoice."),
+    price=string("ID of a price to bill."),
+    amount=integer("Amount in the smallest currency unit if no price is given; negative for a credit."),
+    currency=CURRENCY,
+    description=string("Line item description."),
+    quantity=integer("Quantity of the price.", minimum=1, default=1),
+)
+tool(
+    "stripe_finalize_invoice",
+    "Finalizes a draft invoice so it can be paid; with send_invoice collection it is emailed to the customer.",
+    required=["invoice"],
+    invoice=string("ID of the draft invoice, e.g. in_1MtHbELkdIwHu7ixl4OzzPMv."),
+    auto_advance=boolean("Attempt payment or send the invoice automatically after finalizing.", default=True),
+)
+tool(
+    "stripe_create_payment_link",
+    "Creates a shareable Stripe-hosted checkout link for one or more prices.",
+    required=["line_items"],
+    line_items=array(
+        obj(
+            "A price and quantity.",
+            required=["price", "quantity"],
+            price=string("ID of the price."),
+            quantity=integer("Quantity.", minimum=1),
+        ),
+        "Items sold through the link.",
+        min_items=1,
+        max_items=20,
+    ),
+    allow_promotion_codes=boolean("Let customers enter promotion codes.", default=False),
+    redirect_url=string("Where to send the customer after payment; defaults to a Stripe confirmation page.", fmt="uri"),
+)
+tool(
+    "stripe_create_coupon",
+    "Creates a coupon that takes a percentage or a fixed amount off invoices, once, for several months or forever.",
+    required=["duration"],
+    percent_off=number("Percentage taken off, e.g. 25.5.", minimum=0, maximum=100),
+    amount_off=integer("Amount taken off in the smallest currency unit; needs currency.", minimum=1),
+    currency=CURRENCY,
+    duration=string("How long the discount lasts.", enum=["once", "repeating", "forever"]),
+    duration_in_months=integer("Months the discount lasts, with repeating.", minimum=1),
+    max_redemptions=integer("Maximum number of times the coupon can be redeemed.", minimum=1),
+    name=string("Name shown on invoices and receipts, e.g. SUMMER25."),
+)
+tool(
+    "stripe_retrieve_balance",
+    "Returns the Stripe account's available and pending balance per currency.",
+    stripe_account=string("Connected account ID (acct_...) to read the balance of, instead of your own."),
+)
+
+# --- PayPal ----------------------------------------------------------------------------
+
+PAYPAL_AMOUNT = string("Amount as a decimal string, e.g. 49.99.", pattern="^[0-9]+(\\.[0-9]{1,2})?$")
+PAYPAL_CURRENCY = string("Three-letter ISO currency code, e.g. USD.", default="USD", pattern="^[A-Z]{3}$")
+
+tool(
+    "paypal_create_order",
+    "Creates a PayPal checkout order and returns the approval link the buyer must visit to pay.",
+    required=["amount"],
+    intent=string("Capture the payment right after approval, or only authorize it.", enum=["CAPTURE", "AUTHORIZE"], default="CAPTURE"),
+    amount=PAYPAL_AMOUNT,
+    currency_code=PAYPAL_CURRENCY,
+    description=string("Description of the purchase, shown to the buyer."),
+    reference_id=string("Your own reference for the purchase, e.g. an order number."),
+    return_url=string("Where PayPal sends the buyer after approval.", fmt="uri"),
+    cancel_url=string("Where PayPal sends the buyer if they cancel.", fmt="uri"),
+)
+tool(
+    "paypal_get_order",
+    "Shows the details and status of a PayPal order (CREATED, APPROVED, COMPLETED, ...).",
+    required=["order_id"],
+    order_id=string("ID of the order, e.g. 5O190127TN364715T."),
+)
+tool(
+    "paypal_capture_order",
+    "Captures payment for an order the buyer has approved, moving the money to the merchant.",
+    required=["order_id"],
+    order_id=string("ID of the approved order."),
+)
+tool(
+    "paypal_refund_capture",
+    "Refunds a captured payment, fully or for a partial amount.",
+    required=["capture_id"],
+    capture_id=string("ID of the captured payment."),
+    amount=PAYPAL_AMOUNT,
+    currency_code=PAYPAL_CURRENCY,
+    note_to_payer=string("Reason shown to the buyer.", max_length=255),
+    invoice_id=string("Your invoice number for the refund."),
+)
+tool(
+    "paypal_create_payout",
+    "Sends money to up to 15,000 recipients in one batch, by email, phone number or PayPal ID.",
+    required=["items"],
+    sender_batch_id=string("Your unique ID for the batch, which prevents duplicate payouts."),
+    email_subject=string("Subject of the email recipients receive."),
+    items=array(
+        obj(
+            "One payment.",
+            required=["receiver", "amount"],
+            recipient_type=string("What receiver holds.", enum=["EMAIL", "PHONE", "PAYPAL_ID"], default="EMAIL"),
+            receiver=string("Recipient's email, phone number or PayPal ID."),
+            amount=PAYPAL_AMOUNT,
+            currency=PAYPAL_CURRENCY,
+            note=string("Note to the recipient."),
+        ),
+        "The payments in the batch.",
+        min_items=1,
+        max_items=15000,
+    ),
+)
+tool(
+    "paypal_create_invoice",
+    "Creates a draft PayPal invoice with line items for a recipient; send it with paypal_send_invoice.",
+    required=["recipient_email", "items"],
+    recipient_email=string("Email of the person being billed.", fmt="email"),
+    items=array(
+        obj(
+            "An invoice line.",
+            required=["name", "quantity", "unit_amount"],
+            name=string("Item name."),
+            description=string("Item description."),
+            quantity=string("Quantity as a decimal string, e.g. 2."),
+            unit_amount=PAYPAL_AMOUNT,
+        ),
+        "Line items.",
+        min_items=1,
+    ),
+    currency_code=PAYPAL_CURRENCY,
+    payment_term=string("When payment is due.", enum=["DUE_ON_RECEIPT", "NET_10", "NET_15", "NET_30", "NET_45", "NET_60", "NET_90"], default="DUE_ON_RECEIPT"),
+    note=string("Note to the recipient."),
+    invoice_number=string("Invoice number; generated if omitted."),
+)
+tool(
+    "paypal_send_invoice",
+    "Sends a draft invoice to its recipient by email.",
+    required=["invoice_id"],
+    invoice_id=string("ID of the invoice, e.g. INV2-Z56S-5LLA-Q52L-CPZ5."),
+    subject=string("Subject of the email."),
+    note=string("Note added to the email."),
+    send_to_invoicer=boolean("Also send a copy to the merchant.", default=False),
+)
+tool(
+    "paypal_list_transactions",
+    "Lists the account's transactions in a date range (at most 31 days), e.g. to reconcile payments.",
+    required=["start_date", "end_date"],
+    start_date=string("Start of the range, ISO 8601 with offset, e.g. 2024-05-01T00:00:00-07:00.", fmt="date-time"),
+    end_date=string("End of the range, at most 31 days after the start.", fmt="date-time"),
+    transaction_status=string("D denied, P pending, S successful, V reversed.", enum=["D", "P", "S", "V"]),
+    page_size=integer("Transactions per page.", minimum=1, maximum=500, default=100),
+)
+tool(
+    "paypal_create_subscription",
+    "Subscribes a buyer to a billing plan; returns an approval link the buyer must visit.",
+    required=["plan_id"],
+    plan_id=string("ID of the billing plan, e.g. P-5ML4271244454362WXNWU5NQ."),
+    subscriber_email=string("Buyer's email address.", fmt="email"),
+    start_time=string("When billing starts; defaults to now.", fmt="date-time"),
+    quantity=string("Quantity of the product, as a string."),
+)
+tool(
+    "paypal_cancel_subscription",
+    "Cancels an active PayPal subscription; no further payments are taken.",
+    required=["subscription_id", "reason"],
+    subscription_id=string("ID of the subscription, e.g. I-BW452GLLEP1G."),
+    reason=string("Reason for the cancellation.", max_length=128),
+)
+
+# --- Shopify ---------------------------------------------------------------------------
+
+PRODUCT_ID = integer("Numeric ID of the product, e.g. 632910392.", minimum=1)
+ORDER_ID = integer("Numeric ID of the order (not the #1001 order name).", minimum=1)
+
+tool(
+    "shopify_list_products",
+    "Lists products in the Shopify store, filtered by title, vendor, type, status or collection.",
+    title=string("Only products whose title contains this text."),
+    vendor=string("Only products from this vendor."),
+    product_type=string("Only products of this type, e.g. Snowboard."),
+    status=string("Only products with this status.", enum=["active", "draft", "archived"]),
+    collection_id=integer("Only products in this collection."),
+    limit=integer("Number of products per page.", minimum=1, maximum=250, default=50),
+)
+tool(
+    "shopify_get_product",
+    "Gets a product with its variants, options, images, prices and inventory item IDs.",
+    required=["product_id"],
+    product_id=PRODUCT_ID,
+)
+tool(
+    "shopify_create_product",
+    "Creates a product with variants and images in the Shopify store.",
+    required=["title"],
+    title=string("Product title."),
+    body_html=string("Product description as HTML."),
+    vendor=string("Vendor or brand."),
+    product_type=string("Product type used for filtering, e.g. T-Shirt."),
+    tags=strings("Tags, e.g. [\"summer\", \"cotton\"]."),
+    status=string("Status of the new product.", enum=["active", "draft", "archived"], default="draft"),
+    variants=array(
+        obj(
+            "A variant.",
+            required=["price"],
+            price=string("Price as a decimal string, e.g. 29.00."),
+            sku=string("Stock keeping unit."),
+            option1=string("Value of the first option, e.g. Small."),
+            option2=string("Value of the second option, e.g. Blue."),
+            inventory_quantity=integer("Starting stock at the default location.", minimum=0),
+        ),
+        "Variants; a product without them gets one default variant.",
+        max_items=100,
+    ),
+    image_urls=strings("Public URLs of product images.", fmt="uri"),
+)
+tool(
+    "shopify_update_product",
+    "Updates a product's title, description, tags, status or SEO fields.",
+    required=["product_id"],
+    product_id=PRODUCT_ID,
+    title=string("New title."),
+    body_html=string("New HTML description."),
+    tags=strings("Replaces the product's tags."),
+    status=string("New status.", enum=["active", "draft", "archived"]),
+    seo_title=string("Title tag for search engines."),
+    seo_description=string("Meta description for search engines."),
+)
+tool(
+    "shopify_adjust_inventory",
+    "Changes the available stock of an inventory item at a location, by a relative adjustment or to an absolute quantity.",
+    required=["inventory_item_id", "location_id"],
+    inventory_item_id=integer("ID of the variant's inventory item.", minimum=1),
+    location_id=integer("ID of the location, e.g. a warehouse or shop.", minimum=1),
+    adjustment=integer("Units to add (positive) or remove (negative)."),
+    set_quantity=integer("Set the available quantity to exactly this; used instead of adjustment.", minimum=0),
+    reason=string("Reason recorded for the change.", enum=["correction", "cycle_count_available", "damaged", "received", "restock", "shrinkage", "other"], default="correction"),
+)
+tool(
+    "shopify_list_orders",
+    "Lists orders with filters for status, payment and fulfillment state, and creation date.",
+    status=string("Order status.", enum=["open", "closed", "cancelled", "any"], default="open"),
+    financial_status=string("Payment state.", enum=["authorized", "pending", "paid", "partially_paid", "refunded", "voided", "partially_refunded", "unpaid", "any"]),
+    fulfillment_status=string("Fulfillment state.", enum=["shipped", "partial", "unshipped", "unfulfilled", "any"]),
+    created_at_min=string("Only orders created at or after this time.", fmt="date-time"),
+    created_at_max=string("Only orders created at or before this time.", fmt="date-time"),
+    limit=integer("Orders per page.", minimum=1, maximum=250, default=50),
+)
+tool(
+    "shopify_get_order",
+    "Gets an order with its line items, customer, shipping address, payment and fulfillment status.",
+    required=["order_id"],
+    order_id=ORDER_ID,
+)
+tool(
+    "shopify_create_fulfillment",
+    "Marks an order's items as shipped, with tracking details, and optionally emails the customer.",
+    required=["order_id"],
+    order_id=ORDER_ID,
+    line_item_ids=array({"type": "integer"}, "IDs of line items to fulfill; defaults to all unfulfilled items."),
+    tracking_number=string("Carrier tracking number."),
+    tracking_company=string("Carrier name, e.g. UPS, USPS, DHL Express, Royal Mail."),
+    tracking_url=string("Tracking page URL.", fmt="uri"),
+    notify_customer=boolean("Email the customer a shipping confirmation.", default=True),
+)
+tool(
+    "shopify_cancel_order",
+    "Cancels an order, optionally refunding the payment and restocking the items.",
+    required=["order_id"],
+    order_id=ORDER_ID,
+    reason=string("Why the order is cancelled.", enum=["customer", "fraud", "inventory", "declined", "other"], default="other"),
+    refund=boolean("Refund the payment to the customer.", default=True),
+    restock=boolean("Return the items to inventory.", default=True),
+    notify_customer=boolean("Email the customer about the cancellation.", default=False),
+)
+tool(
+    "shopify_create_refund",
+    "Refunds some or all line items of an order, and optionally the shipping, to the original payment method.",
+    required=["order_id"],
+    order_id=ORDER_ID,
+    line_items=array(
+        obj(
+            "A line item to refund.",
+            required=["line_item_id", "quantity"],
+            line_item_id=integer("ID of the line item."),
+            quantity=integer("Units to refund.", minimum=1),
+            restock_type=string("What happens to the stock.", enum=["no_restock", "cancel", "return"], default="return"),
+        ),
+        "Items to refund.",
+    ),
+    refund_shipping=boolean("Also refund the full shipping cost.", default=False),
+    note=string("Internal note about the refund."),
+    notify=boolean("Email the customer a refund notice.", default=True),
+)
+tool(
+    "shopify_create_discount_code",
+    "Creates a discount code worth a percentage or a fixed amount off, with usage limits and a validity window.",
+    required=["code", "value_type", "value"],
+    code=string("Code customers enter at checkout, e.g. WELCOME10."),
+    title=string("Internal name of the discount."),
+    value_type=string("Kind of discount.", enum=["percentage", "fixed_amount"]),
+    value=number("Percentage (e.g. 10) or amount in the store's currency (e.g. 5.00).", minimum=0),
+    starts_at=string("When the code becomes valid; defaults to now.", fmt="date-time"),
+    ends_at=string("When the code expires.", fmt="date-time"),
+    usage_limit=integer("Total number of times the code can be used.", minimum=1),
+    once_per_customer=boolean("Each customer can use it once.", default=False),
+    minimum_subtotal=number("Minimum order subtotal for the code to apply.", minimum=0),
+)
+tool(
+    "shopify_search_customers",
+    "Searches the store's customers by name, email, phone, tag or other fields.",
+    required=["query"],
+    query=string("Search text, e.g. 'email:bob@example.com' or 'country:Canada tag:vip'."),
+    limit=integer("Maximum number of customers to return.", minimum=1, maximum=250, default=50),
+)
+
+# --- Weather ---------------------------------------------------------------------------
+
+LOCATION = string("City name with optional country, e.g. 'Lisbon, PT', a postcode, or 'lat,lon' coordinates.")
+UNITS = string("Unit system: metric (°C, m/s), imperial (°F, mph) or standard (K).", enum=["metric", "imperial", "standard"], default="metric")
+LATITUDE = number("Latitude in decimal degrees.", minimum=-90, maximum=90)
+LONGITUDE = number("Longitude in decimal degrees.", minimum=-180, maximum=180)
+
+tool(
+    "weather_get_current",
+    "Gets the current weather at a place: temperature, feels-like, humidity, wind, pressure, cloud cover and conditions.",
+    required=["location"],
+    location=LOCATION,
+    units=UNITS,
+    lang=string("Language of the condition descriptions, e.g. en, de, ja.", default="en"),
+)
+tool(
+    "weather_get_forecast",
+    "Gets the daily weather forecast for up to 16 days: highs and lows, precipitation chance and amount, wind and conditions.",
+    required=["location"],
+    location=LOCATION,
+    days=integer("Number of days to forecast.", minimum=1, maximum=16, default=7),
+    units=UNITS,
+)
+tool(
+    "weather_get_hourly_forecast",
+    "Gets an hour-by-hour forecast for the next 48 hours at a coordinate.",
+    required=["latitude", "longitude"],
+    latitude=LATITUDE,
+    longitude=LONGITUDE,
+    hours=integer("Number of hours ahead.", minimum=1, maximum=48, default=24),
+    units=UNITS,
+)
+tool(
+    "weather_get_alerts",
+    "Lists active severe-weather warnings and watches, such as storms, floods or heat, issued for a place.",
+    required=["latitude", "longitude"],
+    latitude=LATITUDE,
+    longitude=LONGITUDE,
+    min_severity=string("Only alerts at least this severe.", enum=["minor", "moderate", "severe", "extreme"], default="minor"),
+)
+tool(
+    "weather_get_air_quality",
+    "Gets the air quality index and pollutant concentrations (PM2.5, PM10, O3, NO2, SO2, CO), now and forecast.",
+    required=["latitude", "longitude"],
+    latitude=LATITUDE,
+    longitude=LONGITUDE,
+    index=string("Air quality index scale.", enum=["us_aqi", "european_aqi"], default="us_aqi"),
+    forecast_days=integer("Days of forecast to include.", minimum=0, maximum=5, default=1),
+)
+tool(
+    "weather_get_historical",
+    "Returns observed weather for a past date: temperatures, precipitation, wind and sunshine hours.",
+    required=["location", "date"],
+    location=LOCATION,
+    date=string("Past date as YYYY-MM-DD, from 1940 onwards.", fmt="date"),
+    units=UNITS,
+)
+tool(
+    "weather_get_marine_forecast",
+    "Gets wave height, wave period and direction, swell and sea-surface temperature for a coastal or offshore point.",
+    required=["latitude", "longitude"],
+    latitude=LATITUDE,
+    longitude=LONGITUDE,
+    days=integer("Days of forecast.", minimum=1, maximum=8, default=3),
+)
+tool(
+    "weather_get_astronomy",
+    "Gets sunrise, sunset, day length, moonrise, moonset and moon phase for a place and date.",
+    required=["location"],
+    location=LOCATION,
+    date=string("Date as YYYY-MM-DD; defaults to today.", fmt="date"),
+)
