@@ -2,10 +2,36 @@
 
 A backend author subclasses `ToolIndexConformance`, overrides the `index` fixture to return
 an empty index of their backend, and runs pytest. Install with `pip install toolscout[testing]`.
+
+`ReferenceToolIndex` needs neither pytest nor Hypothesis; the suite (imported on first use
+of `ToolIndexConformance`) needs both.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from toolscout.testing.reference import ReferenceToolIndex
 
-__all__ = ["ReferenceToolIndex"]
+if TYPE_CHECKING:
+    from toolscout.testing.conformance import ToolIndexConformance
+    from toolscout.testing.stateful import ToolIndexStateMachine
+
+__all__ = ["ReferenceToolIndex", "ToolIndexConformance", "ToolIndexStateMachine"]
+
+# Imported on first use: they import pytest and Hypothesis (the `testing` extra).
+_LAZY = {
+    "ToolIndexConformance": "toolscout.testing.conformance",
+    "ToolIndexStateMachine": "toolscout.testing.stateful",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolscout.testing' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

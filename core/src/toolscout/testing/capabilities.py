@@ -1,0 +1,159 @@
+"""Tests of optional capabilities, each gated on the backend's declared `Capabilities`.
+
+A test marked `toolscout_capability(NAME)` skips, with the reason, when the backend does
+not declare NAME; a backend that declares a capability must pass its tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolscout.testing.contract import COMMON, ledger_tools
+from toolscout.testing.fixtures import CAPABILITY_MARKER, ConformanceFixtures, Reopen
+from toolscout.testing.support import names_of, search, unique_session
+from toolscout.types import ToolReference, ToolSearchRequest
+
+__all__ = ["MetadataFilterTests", "MinScoreTests", "PersistenceTests", "RemoveToolsTests"]
+
+
+def capability(name: str) -> pytest.MarkDecorator:
+    """Mark a test as needing the backend capability `name`."""
+    return getattr(pytest.mark, CAPABILITY_MARKER)(name)
+
+
+class RemoveToolsTests(ConformanceFixtures):
+    """`remove_tools(session_id, names)` deletes single tools."""
+
+    @capability("remove_tools")
+    def test_remove_tools_deletes_only_the_named_tools(self, index: Any) -> None:
+        """Failure: after `remove_tools`, a removed tool was still found or a kept one lost."""
+        session = unique_session()
+        tools = ledger_tools(6)
+        index.index_tools(session, tools)
+        index.remove_tools(session, [tools[0].name, tools[1].name])
+        got = set(names_of(search(index, session, COMMON, 20)))
+        assert got == {tool.name for tool in tools[2:]}
+
+    @capability("remove_tools")
+    def test_remove_tools_is_scoped_to_the_session(self, index: Any) -> None:
+        """Failure: removing a tool from one session removed it from another too."""
+        first, second = unique_session("a"), unique_session("b")
+        tools = ledger_tools(3)
+        index.index_tools(first, tools)
+        index.index_tools(second, tools)
+        index.remove_tools(first, [tools[0].name])
+        assert len(names_of(search(index, second, COMMON, 20))) == 3
+
+    @capability("remove_tools")
+    def test_remove_unknown_names_is_harmless(self, index: Any) -> None:
+        """Failure: removing names the session does not hold (or from an unknown session)
+        raised, or changed the session's tools."""
+        session = unique_session()
+        index.index_tools(session, ledger_tools(3))
+        index.remove_tools(session, ["no_such_tool"])
+        index.remove_tools(unique_session("unknown"), ["no_such_tool"])
+        index.remove_tools(session, [])
+        assert len(names_of(search(index, session, COMMON, 20))) == 3
+
+    @capability("remove_tools")
+    def test_removed_tool_can_be_indexed_again(self, index: Any) -> None:
+        """Failure: a removed name could not be indexed again, or came back stale."""
+        session = unique_session()
+        index.index_tools(session, ledger_tools(3))
+        index.remove_tools(session, ["weather_records"])
+        index.index_tool(session, ToolReference("weather_records", "Tracks migratory whales."))
+        assert names_of(search(index, session, "migratory whales"))[:1] == ["weather_records"]
+
+
+class MetadataFilterTests(ConformanceFixtures):
+    """`ToolSearchRequest.metadata_filter` keeps tools whose metadata matches."""
+
+    def _servers(self, index: Any) -> str:
+        session = unique_session()
+        index.index_tools(
+            session,
+            [
+                ToolReference("gh_list", f"List {COMMON} repos.", metadata={"server": "github"}),
+                ToolReference("gh_read", f"Read {COMMON} files.", metadata={"server": "github"}),
+                ToolReference("sl_post", f"Post {COMMON} notes.", metadata={"server": "slack"}),
+                ToolReference("plain", f"Plain {COMMON} tool."),
+            ],
+        )
+        return session
+
+    @capability("metadata_filter")
+    def test_metadata_filter_keeps_matching_tools_only(self, index: Any) -> None:
+        """Failure: a search with `metadata_filter={"server": "github"}` returned a tool
+        from another server or without metadata, or missed a github tool."""
+        session = self._servers(index)
+        request = ToolSearchRequest(session, COMMON, 10, {"server": "github"})
+        assert set(names_of(index.search(request))) == {"gh_list", "gh_read"}
+
+    @capability("metadata_filter")
+    def test_metadata_filter_without_match_is_empty(self, index: Any) -> None:
+        """Failure: a filter no tool satisfies returned tools."""
+        session = self._servers(index)
+        request = ToolSearchRequest(session, COMMON, 10, {"server": "jira"})
+        assert names_of(index.search(request)) == []
+
+    def test_metadata_filter_is_rejected_without_capability(self, index: Any) -> None:
+        """Failure: a backend that does not declare `metadata_filter` silently ignored a
+        filter (returning unfiltered tools) instead of raising ValueError."""
+        if index.capabilities.metadata_filter:
+            pytest.skip("the backend declares metadata_filter; its tests above apply")
+        session = self._servers(index)
+        with pytest.raises(ValueError):
+            index.search(ToolSearchRequest(session, COMMON, 10, {"server": "github"}))
+
+
+class PersistenceTests(ConformanceFixtures):
+    """A persistent index survives being closed and opened again."""
+
+    def _reopen(self, reopen: Reopen | None) -> Reopen:
+        if reopen is None:
+            pytest.skip("override the `reopen` fixture to test persistence")
+        return reopen
+
+    @capability("persistent")
+    def test_tools_survive_reopen(self, index: Any, reopen: Reopen | None) -> None:
+        """Failure: tools indexed before closing the index were gone, or changed, after
+        opening it again over the same storage."""
+        session, other = unique_session(), unique_session("other")
+        tools = ledger_tools(5)
+        index.index_tools(session, tools)
+        index.index_tool(session, ToolReference(tools[0].name, "Tracks migratory whales."))
+        index.index_tools(other, ledger_tools(2, "other"))
+        reopened = self._reopen(reopen)(index)
+        assert set(names_of(search(reopened, session, COMMON, 20))) == {t.name for t in tools}
+        assert names_of(search(reopened, session, "migratory whales"))[:1] == [tools[0].name]
+        assert len(names_of(search(reopened, other, COMMON, 20))) == 2
+
+    @capability("persistent")
+    def test_clear_survives_reopen(self, index: Any, reopen: Reopen | None) -> None:
+        """Failure: a session cleared before closing came back after opening again."""
+        session = unique_session()
+        index.index_tools(session, ledger_tools(5))
+        index.clear_index(session)
+        reopened = self._reopen(reopen)(index)
+        assert names_of(search(reopened, session, COMMON, 20)) == []
+
+
+class MinScoreTests(ConformanceFixtures):
+    """With a minimum score, a search may return nothing when nothing fits."""
+
+    def _index(self, min_score_index: Any) -> Any:
+        if min_score_index is None:
+            pytest.skip("override the `min_score_index` fixture to test min_score")
+        return min_score_index
+
+    @capability("min_score")
+    def test_min_score_drops_unrelated_tools(self, index: Any, min_score_index: Any) -> None:
+        """Failure: with a minimum score configured, a query unrelated to every tool still
+        returned tools, or a query naming a tool exactly no longer found it."""
+        strict = self._index(min_score_index)
+        session = unique_session()
+        strict.index_tools(session, ledger_tools(10))
+        assert names_of(search(strict, session, "zxqv volcanic saxophone quintet", 10)) == []
+        assert names_of(search(strict, session, "weather_records", 10))[:1] == ["weather_records"]

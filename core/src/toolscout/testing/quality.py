@@ -1,0 +1,102 @@
+"""Ranking floors on the suite's sample catalog: the least any useful tool search must do.
+
+They are floors, not benchmarks: an exact tool name ranks that tool first, and a word
+found in one tool only (in its description, its parameters, or in non-ASCII text) finds
+that tool near the top. Retrieval quality proper is measured with `toolscout eval`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolscout.testing.fixtures import ConformanceFixtures
+from toolscout.testing.sample_catalog import (
+    DESCRIPTION_WORDS,
+    PARAMETER_WORDS,
+    SAMPLE_TOOLS,
+    sample_tools,
+)
+from toolscout.testing.support import names_of, search, unique_session
+from toolscout.types import ToolReference
+
+__all__ = ["TOP_K", "RankingFloorTests"]
+
+#: How near the top a distinctive word must put its tool.
+TOP_K = 3
+
+
+class RankingFloorTests(ConformanceFixtures):
+    """Exact names first; distinctive words in the top results."""
+
+    def _catalog_session(self, index: Any, extra: tuple[ToolReference, ...] = ()) -> str:
+        session = unique_session("catalog")
+        index.index_tools(session, [*sample_tools(), *extra])
+        return session
+
+    def test_exact_name_ranks_that_tool_first(self, index: Any) -> None:
+        """Failure: searching a tool's exact name (e.g. `github_create_issue`) did not rank
+        that tool first; the message lists every name that failed and what came first."""
+        session = self._catalog_session(index)
+        misses = {}
+        for tool in SAMPLE_TOOLS:
+            names = names_of(search(index, session, tool.name, 5))
+            if names[:1] != [tool.name]:
+                misses[tool.name] = names[:3]
+        assert not misses, f"exact names not ranked first (name: top 3): {misses}"
+
+    def test_exact_name_with_dots_slashes_and_dashes_ranks_first(self, index: Any) -> None:
+        """Failure: a tool whose name holds `.`, `/`, `-` or `:` (as in BFCL or MCP
+        namespaced tools) was not ranked first by its exact name."""
+        odd = (
+            ToolReference("math.factorial", "Compute the factorial of an integer."),
+            ToolReference("repos/list-branches", "List the branches of a repository."),
+            ToolReference("files:read-text", "Read a text file and return its lines."),
+            ToolReference("getUserProfile", "Fetch the profile of the signed-in user."),
+        )
+        session = self._catalog_session(index, odd)
+        for tool in odd:
+            names = names_of(search(index, session, tool.name, 5))
+            assert names[:1] == [tool.name], f"{tool.name!r} ranked {names}"
+
+    @pytest.mark.parametrize("word", sorted(DESCRIPTION_WORDS))
+    def test_distinctive_description_word_finds_its_tool(self, index: Any, word: str) -> None:
+        """Failure: a word that occurs only in one tool's description did not put that tool
+        in the top results, so descriptions are not (or badly) searched."""
+        session = self._catalog_session(index)
+        names = names_of(search(index, session, word, TOP_K))
+        assert DESCRIPTION_WORDS[word] in names, (
+            f"{word!r} should find {DESCRIPTION_WORDS[word]} in the top {TOP_K}, got {names}"
+        )
+
+    @pytest.mark.parametrize("word", sorted(PARAMETER_WORDS))
+    def test_distinctive_parameter_word_finds_its_tool(self, index: Any, word: str) -> None:
+        """Failure: a word that occurs only in one tool's parameter names or parameter
+        descriptions did not put that tool in the top results: the input schema is not
+        searched (core's `ToolReference.text.parameters` holds it)."""
+        session = self._catalog_session(index)
+        names = names_of(search(index, session, word, TOP_K))
+        assert PARAMETER_WORDS[word] in names, (
+            f"{word!r} should find {PARAMETER_WORDS[word]} in the top {TOP_K}, got {names}"
+        )
+
+    def test_natural_language_query_finds_the_tool(self, index: Any) -> None:
+        """Failure: a plain request naming a tool's words in another order did not put that
+        tool in the top results."""
+        session = self._catalog_session(index)
+        for query, expected in (
+            ("refund a payment", "stripe_refund_payment"),
+            ("create an issue on github", "github_create_issue"),
+            ("weather forecast for the week", "weather_daily_forecast"),
+        ):
+            names = names_of(search(index, session, query, TOP_K))
+            assert expected in names, f"{query!r} should find {expected}, got {names}"
+
+    def test_accented_word_finds_its_tool(self, index: Any) -> None:
+        """Failure: a tool described in French was not found by an accented word of its
+        description (`météo`): the analyzer mangles non-ASCII letters."""
+        tool = ToolReference("previsions_locales", "Prévisions météo locales pour la semaine.")
+        session = self._catalog_session(index, (tool,))
+        names = names_of(search(index, session, "météo", TOP_K))
+        assert tool.name in names, f"'météo' should find {tool.name}, got {names}"

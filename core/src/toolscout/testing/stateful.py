@@ -1,0 +1,138 @@
+"""A Hypothesis state machine that checks a backend against a plain-dict model.
+
+The machine applies `index_tool`, `index_tools`, `clear_index`, `remove_tools` (when the
+backend declares it) and searches to the index and to the model, `{session: {name: tool}}`,
+and checks every search: only names the model says the session holds, no duplicates, at
+most `max_results`, scores descending, and a held tool's exact name finds it.
+
+Each run of the machine draws its own session ids, so one (function-scoped) index serves
+every run and nothing carries over between runs.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, ClassVar
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_state_machine_as_test
+
+from toolscout.index import ToolIndex
+from toolscout.testing.fixtures import ConformanceFixtures
+from toolscout.testing.strategies import free_text, tool_lists, tool_names, tools, word_queries
+from toolscout.testing.support import assert_well_formed
+from toolscout.types import ToolReference, ToolSearchRequest
+
+__all__ = ["StateMachineTests", "ToolIndexStateMachine", "machine_for", "run_machine"]
+
+_SESSIONS = ("a", "b", "c")
+
+
+class ToolIndexStateMachine(RuleBasedStateMachine):
+    """Index operations on a real backend, mirrored on a dict of dicts."""
+
+    index: ClassVar[ToolIndex]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.run_id = uuid.uuid4().hex[:10]
+        self.model: dict[str, dict[str, ToolReference]] = {s: {} for s in _SESSIONS}
+
+    def sid(self, session: str) -> str:
+        return f"sm-{self.run_id}-{session}"
+
+    def check(self, session: str, query: str, max_results: int, tolerate_value_error: bool) -> Any:
+        request = ToolSearchRequest(self.sid(session), query, max_results)
+        try:
+            response = self.index.search(request)
+        except ValueError:
+            if tolerate_value_error:
+                return None
+            raise
+        assert_well_formed(response, max_results, allowed=self.model[session])
+        return response
+
+    @rule(session=st.sampled_from(_SESSIONS), tool=tools)
+    def index_tool(self, session: str, tool: ToolReference) -> None:
+        self.index.index_tool(self.sid(session), tool)
+        self.model[session][tool.name] = tool
+
+    @rule(session=st.sampled_from(_SESSIONS), batch=tool_lists)
+    def index_tools(self, session: str, batch: list[ToolReference]) -> None:
+        self.index.index_tools(self.sid(session), batch)
+        for tool in batch:
+            self.model[session][tool.name] = tool
+
+    @rule(session=st.sampled_from(_SESSIONS))
+    def clear_index(self, session: str) -> None:
+        self.index.clear_index(self.sid(session))
+        self.model[session].clear()
+
+    @precondition(lambda self: self.index.capabilities.remove_tools)
+    @rule(session=st.sampled_from(_SESSIONS), data=st.data())
+    def remove_tools(self, session: str, data: st.DataObject) -> None:
+        held = sorted(self.model[session])
+        names = data.draw(
+            st.lists(st.sampled_from(held) | tool_names if held else tool_names, max_size=3)
+        )
+        self.index.remove_tools(self.sid(session), names)  # type: ignore[attr-defined]
+        for name in names:
+            self.model[session].pop(name, None)
+
+    @rule(
+        session=st.sampled_from(_SESSIONS),
+        query=word_queries,
+        max_results=st.integers(1, 10),
+    )
+    def search_words(self, session: str, query: str, max_results: int) -> None:
+        self.check(session, query, max_results, tolerate_value_error=False)
+
+    @rule(session=st.sampled_from(_SESSIONS), query=free_text, max_results=st.integers(1, 10))
+    def search_free_text(self, session: str, query: str, max_results: int) -> None:
+        self.check(session, query, max_results, tolerate_value_error=True)
+
+    @precondition(lambda self: any(self.model.values()))
+    @rule(data=st.data())
+    def search_held_name(self, data: st.DataObject) -> None:
+        session = data.draw(st.sampled_from([s for s in _SESSIONS if self.model[s]]))
+        name = data.draw(st.sampled_from(sorted(self.model[session])))
+        # Room for every held tool: tools sharing the name's words may tie with it.
+        max_results = len(self.model[session])
+        response = self.check(session, name, max_results, tolerate_value_error=False)
+        names = [hit.name for hit in response.references]
+        assert name in names, (
+            f"searching the exact name {name!r} did not find it among {max_results} results "
+            f"{names}; session holds {sorted(self.model[session])}"
+        )
+
+    @rule(session=st.sampled_from(_SESSIONS), data=st.data())
+    def search_other_sessions_names(self, session: str, data: st.DataObject) -> None:
+        others = sorted({n for s, held in self.model.items() if s != session for n in held})
+        if not others:
+            return
+        name = data.draw(st.sampled_from(others))
+        self.check(session, name, 10, tolerate_value_error=False)
+
+
+def machine_for(index: ToolIndex) -> type[ToolIndexStateMachine]:
+    """A state machine class bound to `index` (Hypothesis builds one instance per run)."""
+    return type("BoundToolIndexStateMachine", (ToolIndexStateMachine,), {"index": index})
+
+
+def run_machine(index: ToolIndex, machine_settings: settings) -> None:
+    """Run the state machine against `index` with the given Hypothesis settings."""
+    run_state_machine_as_test(machine_for(index), settings=machine_settings)
+
+
+class StateMachineTests(ConformanceFixtures):
+    """The backend against the dict model, over Hypothesis-generated operation sequences."""
+
+    def test_state_machine_matches_dict_model(
+        self, index: Any, hypothesis_settings: settings
+    ) -> None:
+        """Failure: some sequence of index_tool / index_tools / clear_index / remove_tools /
+        search made a search return a tool the session does not hold, a duplicate, more
+        than max_results, unsorted scores, or miss a held tool searched by its exact name.
+        Hypothesis prints the shortest sequence it found."""
+        run_machine(index, hypothesis_settings)
