@@ -2309,3 +2309,1056 @@ tool(
     location=LOCATION,
     date=string("Date as YYYY-MM-DD; defaults to today.", fmt="date"),
 )
+
+# --- Notion (kebab-case names, as the Notion MCP server spells them) -------------------
+
+PAGE_ID = string("ID of the Notion page, with or without dashes, e.g. 59833787-2cf9-4fdf-8782-e53db20768a5.")
+
+tool(
+    "notion-search",
+    "Searches the pages and databases shared with the integration by title.",
+    query=string("Text to match against titles; empty returns everything shared with the integration."),
+    object_type=string("Only return pages or only databases.", enum=["page", "database"]),
+    sort_direction=string("Order by last edited time.", enum=["ascending", "descending"], default="descending"),
+    page_size=integer("Results per page.", minimum=1, maximum=100, default=20),
+    start_cursor=string("Cursor from the previous response."),
+)
+tool(
+    "notion-get-page",
+    "Retrieves a Notion page's properties and, optionally, its content as Markdown.",
+    required=["page_id"],
+    page_id=PAGE_ID,
+    include_content=boolean("Also return the page body converted to Markdown.", default=True),
+)
+tool(
+    "notion-create-page",
+    "Creates a page under a parent page or as a row in a database. Content is given as Markdown and converted to blocks.",
+    required=["parent_id", "title"],
+    parent_id=string("ID of the parent page or database."),
+    parent_type=string("Whether parent_id is a page or a database.", enum=["page", "database"], default="page"),
+    title=string("Title of the page (the database's title property for rows)."),
+    content=string("Body of the page in Markdown."),
+    properties=obj("Database property values keyed by property name, e.g. {\"Status\": \"In progress\", \"Due\": \"2024-06-30\"}.", additional=True),
+    icon=string("An emoji to use as the page icon, e.g. 📝."),
+)
+tool(
+    "notion-update-page",
+    "Updates a page's properties or icon, or moves it to the trash.",
+    required=["page_id"],
+    page_id=PAGE_ID,
+    properties=obj("Property values to set, keyed by property name.", additional=True),
+    icon=string("New emoji icon."),
+    in_trash=boolean("Move the page to the trash (true) or restore it (false)."),
+)
+tool(
+    "notion-append-blocks",
+    "Appends content to the end of a page or block, or after a given block. Content is written as Markdown.",
+    required=["block_id", "content"],
+    block_id=string("ID of the page or block to append to."),
+    content=string("Markdown to append: headings, lists, to-dos (- [ ]), code blocks, quotes and tables."),
+    after=string("ID of an existing child block to insert after."),
+)
+tool(
+    "notion-get-block-children",
+    "Lists the child blocks of a page or block: paragraphs, headings, lists, to-dos, toggles and embedded databases.",
+    required=["block_id"],
+    block_id=string("ID of the page or block."),
+    page_size=integer("Blocks per page.", minimum=1, maximum=100, default=100),
+    start_cursor=string("Cursor from the previous response."),
+)
+tool(
+    "notion-delete-block",
+    "Moves a block, and everything nested in it, to the trash.",
+    required=["block_id"],
+    block_id=string("ID of the block."),
+)
+tool(
+    "notion-query-database",
+    "Returns the rows (pages) of a Notion database that match a filter, in the given sort order.",
+    required=["database_id"],
+    database_id=string("ID of the database."),
+    filter=obj("Notion filter object, e.g. {\"property\": \"Status\", \"status\": {\"equals\": \"Done\"}}; compound filters use and/or.", additional=True),
+    sorts=array(
+        obj(
+            "A sort key.",
+            property=string("Property name to sort by."),
+            timestamp=string("Sort by a timestamp instead of a property.", enum=["created_time", "last_edited_time"]),
+            direction=string("Sort direction.", enum=["ascending", "descending"], default="ascending"),
+        ),
+        "Sort keys, most significant first.",
+    ),
+    page_size=integer("Rows per page.", minimum=1, maximum=100, default=50),
+    start_cursor=string("Cursor from the previous response."),
+)
+tool(
+    "notion-create-database",
+    "Creates a database as a child of a page, with a schema of typed properties.",
+    required=["parent_page_id", "title", "properties"],
+    parent_page_id=PAGE_ID,
+    title=string("Title of the database."),
+    properties=obj(
+        "Property schema keyed by name, e.g. {\"Name\": {\"title\": {}}, \"Status\": {\"select\": {\"options\": [{\"name\": \"Open\"}]}}, \"Due\": {\"date\": {}}}.",
+        additional={"type": "object"},
+    ),
+    is_inline=boolean("Show the database inline in the parent page.", default=False),
+)
+tool(
+    "notion-add-comment",
+    "Adds a comment to a page or replies in an existing discussion thread.",
+    required=["text"],
+    page_id=string("Page to comment on, for a new discussion."),
+    discussion_id=string("Discussion to reply in, instead of page_id."),
+    text=string("Comment text."),
+)
+tool(
+    "notion-list-users",
+    "Lists the people and bots in the Notion workspace with their IDs, names and emails.",
+    page_size=integer("Users per page.", minimum=1, maximum=100, default=100),
+    start_cursor=string("Cursor from the previous response."),
+)
+
+# --- Confluence ------------------------------------------------------------------------
+
+CONFLUENCE_PAGE = string("ID of the Confluence page, e.g. 229483.")
+
+tool(
+    "confluence_search",
+    "Searches Confluence pages, blog posts, attachments and comments with CQL.",
+    required=["cql"],
+    cql=string("CQL query, e.g. 'type=page AND space=ENG AND text ~ \"release checklist\" ORDER BY lastmodified DESC'."),
+    limit=integer("Maximum number of results.", minimum=1, maximum=250, default=25),
+    start=integer("Index of the first result, for paging.", minimum=0, default=0),
+    include_excerpt=boolean("Include a highlighted text excerpt for each result.", default=True),
+)
+tool(
+    "confluence_get_page",
+    "Gets a Confluence page's title, space, version, ancestors and body.",
+    required=["page_id"],
+    page_id=CONFLUENCE_PAGE,
+    body_format=string("Format of the returned body.", enum=["storage", "atlas_doc_format", "view", "markdown"], default="markdown"),
+)
+tool(
+    "confluence_create_page",
+    "Creates a page in a Confluence space, optionally under a parent page, as published or as a draft.",
+    required=["space_key", "title", "body"],
+    space_key=string("Key of the space, e.g. ENG."),
+    title=string("Title; must be unique within the space."),
+    body=string("Page content in the format given by representation."),
+    representation=string("Format of body.", enum=["storage", "wiki", "markdown"], default="markdown"),
+    parent_id=string("ID of the parent page."),
+    status=string("Publish now or save as a draft.", enum=["current", "draft"], default="current"),
+)
+tool(
+    "confluence_update_page",
+    "Replaces a page's title or body with a new version. The version number must be one more than the current one.",
+    required=["page_id", "title", "body", "version_number"],
+    page_id=CONFLUENCE_PAGE,
+    title=string("Title of the page (unchanged or new)."),
+    body=string("New page content."),
+    representation=string("Format of body.", enum=["storage", "wiki", "markdown"], default="markdown"),
+    version_number=integer("New version number: the current version plus one.", minimum=2),
+    version_message=string("Change summary shown in the page history."),
+    minor_edit=boolean("Do not notify watchers.", default=False),
+)
+tool(
+    "confluence_delete_page",
+    "Moves a page to the space's trash, or purges it if it is already trashed.",
+    required=["page_id"],
+    page_id=CONFLUENCE_PAGE,
+    purge=boolean("Permanently delete a page that is already in the trash.", default=False),
+)
+tool(
+    "confluence_get_page_children",
+    "Lists the direct child pages of a Confluence page.",
+    required=["page_id"],
+    page_id=CONFLUENCE_PAGE,
+    limit=integer("Maximum number of children.", minimum=1, maximum=250, default=25),
+)
+tool(
+    "confluence_add_comment",
+    "Adds a footer comment to a page, or replies to an existing comment.",
+    required=["page_id", "body"],
+    page_id=CONFLUENCE_PAGE,
+    body=string("Comment text in storage format or plain text."),
+    parent_comment_id=string("ID of the comment to reply to."),
+)
+tool(
+    "confluence_add_labels",
+    "Adds labels to a Confluence page so it can be found by label in search and macros.",
+    required=["page_id", "labels"],
+    page_id=CONFLUENCE_PAGE,
+    labels=strings("Labels to add, lowercase without spaces, e.g. [\"runbook\", \"oncall\"].", min_items=1),
+)
+tool(
+    "confluence_list_spaces",
+    "Lists the Confluence spaces the user can see, with their keys, names and types.",
+    type=string("Only spaces of this type.", enum=["global", "personal"]),
+    status=string("Only current or only archived spaces.", enum=["current", "archived"], default="current"),
+    limit=integer("Maximum number of spaces.", minimum=1, maximum=250, default=25),
+)
+tool(
+    "confluence_attach_file",
+    "Uploads a file as an attachment to a Confluence page, or a new version of an attachment with the same name.",
+    required=["page_id", "file_path"],
+    page_id=CONFLUENCE_PAGE,
+    file_path=string("Path of the local file."),
+    comment=string("Comment describing the attachment."),
+    minor_edit=boolean("Do not notify watchers.", default=True),
+)
+
+# --- Zoom ------------------------------------------------------------------------------
+
+MEETING_ID = string("Zoom meeting ID, e.g. 85746065432.")
+
+tool(
+    "zoom_create_meeting",
+    "Schedules a Zoom meeting for a user and returns its join URL, meeting ID and passcode.",
+    required=["topic"],
+    user_id=string("User ID or email of the host, or 'me'.", default="me"),
+    topic=string("Topic of the meeting."),
+    type=integer("1 instant, 2 scheduled, 3 recurring with no fixed time, 8 recurring with a fixed time.", enum=[1, 2, 3, 8], default=2),
+    start_time=string("Start time, e.g. 2024-06-05T16:00:00; interpreted in timezone.", fmt="date-time"),
+    duration=integer("Length in minutes.", minimum=1, default=60),
+    timezone=string("IANA time zone, e.g. America/Los_Angeles."),
+    agenda=string("Description of the meeting.", max_length=2000),
+    password=string("Passcode, up to 10 characters; generated if omitted.", max_length=10),
+    waiting_room=boolean("Hold participants in a waiting room until admitted.", default=True),
+    join_before_host=boolean("Let participants join before the host.", default=False),
+    auto_recording=string("Record automatically.", enum=["local", "cloud", "none"], default="none"),
+    alternative_hosts=strings("Emails of alternative hosts.", fmt="email"),
+)
+tool(
+    "zoom_list_meetings",
+    "Lists a user's scheduled, live, upcoming or previous meetings.",
+    user_id=string("User ID or email, or 'me'.", default="me"),
+    type=string("Which meetings to list.", enum=["scheduled", "live", "upcoming", "upcoming_meetings", "previous_meetings"], default="upcoming"),
+    page_size=integer("Meetings per page.", minimum=1, maximum=300, default=30),
+)
+tool(
+    "zoom_get_meeting",
+    "Gets a meeting's details: topic, time, duration, join URL, settings and recurrence.",
+    required=["meeting_id"],
+    meeting_id=MEETING_ID,
+    occurrence_id=string("ID of one occurrence of a recurring meeting."),
+)
+tool(
+    "zoom_update_meeting",
+    "Changes a scheduled meeting's topic, time, duration, agenda or settings.",
+    required=["meeting_id"],
+    meeting_id=MEETING_ID,
+    topic=string("New topic."),
+    start_time=string("New start time.", fmt="date-time"),
+    duration=integer("New length in minutes.", minimum=1),
+    timezone=string("IANA time zone of start_time."),
+    agenda=string("New description."),
+)
+tool(
+    "zoom_delete_meeting",
+    "Deletes a meeting, or one occurrence of a recurring meeting, optionally emailing registrants.",
+    required=["meeting_id"],
+    meeting_id=MEETING_ID,
+    occurrence_id=string("Delete only this occurrence."),
+    cancel_meeting_reminder=boolean("Email registrants and alternative hosts about the cancellation.", default=False),
+)
+tool(
+    "zoom_list_recordings",
+    "Lists a user's cloud recordings in a date range, with download links for video, audio and transcript files.",
+    user_id=string("User ID or email, or 'me'.", default="me"),
+    from_date=string("Start date, YYYY-MM-DD; the range can span at most one month.", fmt="date"),
+    to_date=string("End date, YYYY-MM-DD.", fmt="date"),
+    page_size=integer("Recordings per page.", minimum=1, maximum=300, default=30),
+)
+tool(
+    "zoom_get_meeting_transcript",
+    "Downloads the audio transcript of a recorded meeting as WebVTT or plain text.",
+    required=["meeting_id"],
+    meeting_id=string("Meeting ID or UUID of the recorded meeting instance."),
+    format=string("Transcript format.", enum=["vtt", "text"], default="text"),
+)
+tool(
+    "zoom_list_past_participants",
+    "Lists who attended an ended meeting, with join and leave times.",
+    required=["meeting_uuid"],
+    meeting_uuid=string("UUID of the ended meeting instance."),
+    page_size=integer("Participants per page.", minimum=1, maximum=300, default=30),
+)
+tool(
+    "zoom_add_registrant",
+    "Registers a person for a meeting that requires registration; they receive a unique join link.",
+    required=["meeting_id", "email", "first_name"],
+    meeting_id=MEETING_ID,
+    email=string("Registrant's email.", fmt="email"),
+    first_name=string("Registrant's first name."),
+    last_name=string("Registrant's last name."),
+    auto_approve=boolean("Approve the registration immediately.", default=True),
+)
+tool(
+    "zoom_create_webinar",
+    "Schedules a Zoom webinar with panelists and optional registration.",
+    required=["topic", "start_time"],
+    user_id=string("User ID or email of the host.", default="me"),
+    topic=string("Topic of the webinar."),
+    start_time=string("Start time.", fmt="date-time"),
+    duration=integer("Length in minutes.", minimum=1, default=60),
+    timezone=string("IANA time zone."),
+    agenda=string("Description."),
+    panelists=strings("Emails of panelists to invite.", fmt="email"),
+    registration_required=boolean("Require attendees to register.", default=True),
+)
+tool(
+    "zoom_send_chat_message",
+    "Sends a Zoom Team Chat message to a contact or a channel.",
+    required=["message"],
+    message=string("Message text, up to 4096 characters.", max_length=4096),
+    to_contact=string("Email of the contact to message."),
+    to_channel=string("ID of the channel to post in."),
+)
+
+# --- Salesforce ------------------------------------------------------------------------
+
+SOBJECT = string("API name of the object type, e.g. Account, Contact, Opportunity, Case or a custom object like Invoice__c.")
+RECORD_ID = string("15- or 18-character Salesforce record ID, e.g. 0015g00000Xyz12AAB.")
+
+tool(
+    "salesforce_soql_query",
+    "Runs a SOQL query against Salesforce and returns the matching records.",
+    required=["query"],
+    query=string("SOQL, e.g. \"SELECT Id, Name, Amount FROM Opportunity WHERE StageName = 'Negotiation' AND CloseDate = THIS_QUARTER\"."),
+    include_deleted=boolean("Include deleted and archived records (queryAll).", default=False),
+)
+tool(
+    "salesforce_sosl_search",
+    "Runs a SOSL full-text search across several Salesforce objects at once.",
+    required=["search"],
+    search=string("SOSL, e.g. 'FIND {Acme*} IN NAME FIELDS RETURNING Account(Name), Contact(Name, Email)'."),
+)
+tool(
+    "salesforce_get_record",
+    "Gets one Salesforce record by object type and ID.",
+    required=["sobject", "record_id"],
+    sobject=SOBJECT,
+    record_id=RECORD_ID,
+    fields=strings("Field API names to return; defaults to all fields."),
+)
+tool(
+    "salesforce_create_record",
+    "Creates a record of any Salesforce object type from field values.",
+    required=["sobject", "fields"],
+    sobject=SOBJECT,
+    fields=obj("Field values keyed by API name, e.g. {\"Name\": \"Acme Corp\", \"Industry\": \"Manufacturing\"}.", additional=True),
+)
+tool(
+    "salesforce_update_record",
+    "Updates fields of an existing Salesforce record.",
+    required=["sobject", "record_id", "fields"],
+    sobject=SOBJECT,
+    record_id=RECORD_ID,
+    fields=obj("Field values to change, keyed by API name.", additional=True),
+)
+tool(
+    "salesforce_delete_record",
+    "Deletes a Salesforce record; it goes to the Recycle Bin for 15 days.",
+    required=["sobject", "record_id"],
+    sobject=SOBJECT,
+    record_id=RECORD_ID,
+)
+tool(
+    "salesforce_upsert_record",
+    "Creates or updates a record matched on an external ID field, e.g. to sync from another system.",
+    required=["sobject", "external_id_field", "external_id", "fields"],
+    sobject=SOBJECT,
+    external_id_field=string("API name of the external ID field, e.g. ERP_Id__c."),
+    external_id=string("Value of the external ID."),
+    fields=obj("Field values keyed by API name.", additional=True),
+)
+tool(
+    "salesforce_describe_object",
+    "Describes a Salesforce object: its fields with types and picklist values, record types and relationships.",
+    required=["sobject"],
+    sobject=SOBJECT,
+)
+tool(
+    "salesforce_create_lead",
+    "Creates a sales lead in Salesforce.",
+    required=["last_name", "company"],
+    first_name=string("First name."),
+    last_name=string("Last name."),
+    company=string("Company the lead works for."),
+    email=string("Email address.", fmt="email"),
+    phone=string("Phone number."),
+    title=string("Job title."),
+    lead_source=string("Where the lead came from.", enum=["Web", "Phone Inquiry", "Partner Referral", "Purchased List", "Trade Show", "Other"]),
+    status=string("Lead status.", default="Open - Not Contacted"),
+)
+tool(
+    "salesforce_convert_lead",
+    "Converts a qualified lead into an account, a contact and optionally an opportunity.",
+    required=["lead_id", "converted_status"],
+    lead_id=RECORD_ID,
+    converted_status=string("A converted lead status, e.g. Closed - Converted."),
+    account_id=string("Merge into this existing account instead of creating one."),
+    create_opportunity=boolean("Also create an opportunity.", default=True),
+    opportunity_name=string("Name of the new opportunity."),
+)
+tool(
+    "salesforce_update_opportunity_stage",
+    "Moves an opportunity to another sales stage and updates its amount, close date and next step.",
+    required=["opportunity_id", "stage_name"],
+    opportunity_id=RECORD_ID,
+    stage_name=string("New stage.", enum=["Prospecting", "Qualification", "Needs Analysis", "Value Proposition", "Proposal/Price Quote", "Negotiation/Review", "Closed Won", "Closed Lost"]),
+    amount=number("Expected deal amount.", minimum=0),
+    close_date=string("Expected close date.", fmt="date"),
+    next_step=string("Next step in the deal."),
+)
+tool(
+    "salesforce_log_activity",
+    "Logs a call, email or meeting as a completed task on a record's activity timeline.",
+    required=["subject"],
+    subject=string("Subject of the activity, e.g. 'Call with CFO about renewal'."),
+    type=string("Kind of activity.", enum=["Call", "Email", "Meeting", "Other"], default="Call"),
+    who_id=string("ID of the related contact or lead."),
+    what_id=string("ID of the related account, opportunity or case."),
+    description=string("Notes."),
+    activity_date=string("Date of the activity.", fmt="date"),
+)
+
+# --- HubSpot (camelCase names) ---------------------------------------------------------
+
+tool(
+    "hubspotCreateContact",
+    "Creates a contact in HubSpot CRM. Email is the unique key; creating a duplicate email fails.",
+    required=["email"],
+    email=string("Email address.", fmt="email"),
+    firstname=string("First name."),
+    lastname=string("Last name."),
+    phone=string("Phone number."),
+    company=string("Company name."),
+    jobtitle=string("Job title."),
+    lifecyclestage=string("Lifecycle stage.", enum=["subscriber", "lead", "marketingqualifiedlead", "salesqualifiedlead", "opportunity", "customer", "evangelist", "other"]),
+    hubspot_owner_id=string("ID of the owning sales rep."),
+)
+tool(
+    "hubspotUpdateContact",
+    "Updates properties of a HubSpot contact.",
+    required=["contactId", "properties"],
+    contactId=string("ID of the contact, or its email when idProperty is email."),
+    idProperty=string("Property that contactId refers to.", enum=["hs_object_id", "email"], default="hs_object_id"),
+    properties=obj("Property values keyed by internal name, e.g. {\"lifecyclestage\": \"customer\"}.", additional={"type": "string"}),
+)
+tool(
+    "hubspotSearchContacts",
+    "Searches HubSpot contacts by text or by property filters, e.g. all leads created this month in one city.",
+    query=string("Text matched against default searchable properties such as name, email and phone."),
+    filters=array(
+        obj(
+            "A property filter; all filters must match.",
+            required=["propertyName", "operator"],
+            propertyName=string("Internal property name, e.g. city or createdate."),
+            operator=string("Comparison.", enum=["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN"]),
+            value=string("Value to compare with."),
+        ),
+        "Property filters.",
+        max_items=6,
+    ),
+    properties=strings("Properties to return for each contact."),
+    limit=integer("Maximum number of contacts.", minimum=1, maximum=200, default=10),
+    after=string("Paging cursor from the previous response."),
+)
+tool(
+    "hubspotCreateCompany",
+    "Creates a company record in HubSpot CRM.",
+    required=["name"],
+    name=string("Company name."),
+    domain=string("Website domain, e.g. acme.com; used to associate contacts automatically."),
+    industry=string("Industry, e.g. COMPUTER_SOFTWARE."),
+    numberofemployees=integer("Number of employees.", minimum=0),
+    city=string("City."),
+    country=string("Country."),
+)
+tool(
+    "hubspotCreateDeal",
+    "Creates a deal in a HubSpot sales pipeline and associates it with contacts and a company.",
+    required=["dealname", "dealstage"],
+    dealname=string("Name of the deal."),
+    pipeline=string("ID of the pipeline.", default="default"),
+    dealstage=string("ID of the stage, e.g. appointmentscheduled, qualifiedtobuy, closedwon."),
+    amount=number("Deal value.", minimum=0),
+    closedate=string("Expected close date.", fmt="date-time"),
+    contactIds=strings("IDs of contacts to associate."),
+    companyId=string("ID of the company to associate."),
+)
+tool(
+    "hubspotUpdateDealStage",
+    "Moves a HubSpot deal to another stage of its pipeline.",
+    required=["dealId", "dealstage"],
+    dealId=string("ID of the deal."),
+    dealstage=string("ID of the new stage."),
+)
+tool(
+    "hubspotCreateTicket",
+    "Opens a support ticket in a HubSpot help desk pipeline.",
+    required=["subject", "hs_pipeline_stage"],
+    subject=string("Ticket subject."),
+    content=string("Description of the problem."),
+    hs_pipeline=string("ID of the ticket pipeline.", default="0"),
+    hs_pipeline_stage=string("ID of the ticket status, e.g. 1 for New."),
+    hs_ticket_priority=string("Priority.", enum=["LOW", "MEDIUM", "HIGH", "URGENT"]),
+    contactId=string("ID of the contact who raised the ticket."),
+)
+tool(
+    "hubspotAssociateObjects",
+    "Associates two HubSpot CRM records, e.g. a contact with a company or a deal with a ticket.",
+    required=["fromObjectType", "fromObjectId", "toObjectType", "toObjectId"],
+    fromObjectType=string("Type of the first record.", enum=["contacts", "companies", "deals", "tickets"]),
+    fromObjectId=string("ID of the first record."),
+    toObjectType=string("Type of the second record.", enum=["contacts", "companies", "deals", "tickets"]),
+    toObjectId=string("ID of the second record."),
+)
+tool(
+    "hubspotCreateNote",
+    "Adds a note to the timeline of contacts, companies or deals.",
+    required=["body"],
+    body=string("Note text; may contain simple HTML."),
+    timestamp=string("Time the note refers to; defaults to now.", fmt="date-time"),
+    contactIds=strings("Contacts to attach the note to."),
+    companyIds=strings("Companies to attach the note to."),
+    dealIds=strings("Deals to attach the note to."),
+)
+tool(
+    "hubspotListPipelines",
+    "Lists the deal or ticket pipelines with their stages and stage IDs.",
+    required=["objectType"],
+    objectType=string("Which pipelines to list.", enum=["deals", "tickets"]),
+)
+
+# --- Twilio ----------------------------------------------------------------------------
+
+E164 = string("Phone number in E.164 format, e.g. +14155552671.", pattern="^\\+[1-9][0-9]{1,14}$")
+
+tool(
+    "twilio_send_sms",
+    "Sends an SMS or MMS from a Twilio number or messaging service. Messages longer than 160 GSM characters are split into segments.",
+    required=["to", "body"],
+    to=E164,
+    body=string("Message text, up to 1600 characters.", max_length=1600),
+    from_number=string("Twilio phone number or alphanumeric sender ID to send from."),
+    messaging_service_sid=string("Messaging Service SID (MG...) to send through instead of from_number."),
+    media_urls=strings("Public URLs of images or other media to send as MMS, up to 10.", fmt="uri", max_items=10),
+    status_callback=string("URL Twilio calls with delivery status updates.", fmt="uri"),
+    send_at=string("Schedule the message for this time (15 minutes to 35 days ahead); needs messaging_service_sid.", fmt="date-time"),
+)
+tool(
+    "twilio_list_messages",
+    "Lists sent and received messages, filtered by number and date.",
+    to=string("Only messages to this number."),
+    from_number=string("Only messages from this number."),
+    date_sent_after=string("Only messages sent on or after this date.", fmt="date"),
+    date_sent_before=string("Only messages sent before this date.", fmt="date"),
+    page_size=integer("Messages per page.", minimum=1, maximum=1000, default=50),
+)
+tool(
+    "twilio_get_message",
+    "Gets a message's status (queued, sent, delivered, undelivered, failed), error code, segments and price.",
+    required=["message_sid"],
+    message_sid=string("SID of the message, e.g. SM1234567890abcdef1234567890abcdef."),
+)
+tool(
+    "twilio_cancel_scheduled_message",
+    "Cancels a scheduled message before it is sent.",
+    required=["message_sid"],
+    message_sid=string("SID of the scheduled message."),
+)
+tool(
+    "twilio_lookup_phone_number",
+    "Validates a phone number and returns its E.164 format and country, plus optional line type, carrier and caller name.",
+    required=["phone_number"],
+    phone_number=string("Phone number in E.164 or national format."),
+    country_code=string("ISO country code for national-format numbers, e.g. GB."),
+    fields=strings("Extra data packages to fetch.", enum=["line_type_intelligence", "caller_name", "sim_swap", "call_forwarding", "identity_match"]),
+)
+tool(
+    "twilio_make_call",
+    "Places an outbound phone call that plays TwiML instructions, e.g. text-to-speech or a recording.",
+    required=["to", "from_number"],
+    to=E164,
+    from_number=string("Twilio number to call from."),
+    twiml=string("TwiML to run when the call connects, e.g. <Response><Say>Your order has shipped.</Say></Response>."),
+    url=string("URL returning TwiML, used instead of twiml.", fmt="uri"),
+    record=boolean("Record the call.", default=False),
+    timeout=integer("Seconds to let the phone ring before giving up.", minimum=5, maximum=600, default=60),
+    machine_detection=string("Detect answering machines.", enum=["Enable", "DetectMessageEnd"]),
+)
+tool(
+    "twilio_send_whatsapp_message",
+    "Sends a WhatsApp message. Outside the 24-hour customer service window only approved templates (content_sid) can be sent.",
+    required=["to", "from_number"],
+    to=string("Recipient as whatsapp:+E.164, e.g. whatsapp:+447700900123."),
+    from_number=string("WhatsApp-enabled sender, e.g. whatsapp:+14155238886."),
+    body=string("Free-form text, allowed inside the service window."),
+    content_sid=string("SID of an approved content template (HX...)."),
+    content_variables=obj("Template variables, e.g. {\"1\": \"12/1\", \"2\": \"3pm\"}.", additional={"type": "string"}),
+)
+tool(
+    "twilio_start_verification",
+    "Sends a one-time verification code by SMS, voice call, email or WhatsApp using Twilio Verify.",
+    required=["service_sid", "to"],
+    service_sid=string("SID of the Verify service (VA...)."),
+    to=string("Phone number in E.164, or an email address for the email channel."),
+    channel=string("How to deliver the code.", enum=["sms", "call", "email", "whatsapp"], default="sms"),
+    locale=string("Language of the message, e.g. en, es, pt-BR."),
+)
+tool(
+    "twilio_check_verification",
+    "Checks a verification code the user entered; the status is approved when it matches.",
+    required=["service_sid", "to", "code"],
+    service_sid=string("SID of the Verify service."),
+    to=string("Phone number or email the code was sent to."),
+    code=string("Code the user entered, usually 4-10 digits."),
+)
+
+# --- Amazon S3 (dotted names, as in boto3) ---------------------------------------------
+
+BUCKET = string("Name of the S3 bucket, e.g. acme-prod-logs.")
+KEY = string("Object key, the object's full path in the bucket, e.g. reports/2024/06/summary.csv.")
+
+tool(
+    "s3.list_buckets",
+    "Lists the S3 buckets in the AWS account with their creation dates and regions.",
+    prefix=string("Only buckets whose names start with this."),
+    region=string("Only buckets in this region, e.g. eu-west-1."),
+)
+tool(
+    "s3.list_objects",
+    "Lists objects in a bucket, optionally under a prefix. With a delimiter, keys are grouped into common prefixes like folders.",
+    required=["bucket"],
+    bucket=BUCKET,
+    prefix=string("Only keys that start with this, e.g. logs/2024-06-."),
+    delimiter=string("Group keys by this character, usually '/'."),
+    max_keys=integer("Maximum number of keys to return.", minimum=1, maximum=1000, default=1000),
+    continuation_token=string("Token from the previous response, to get the next page."),
+    start_after=string("Start listing after this key."),
+)
+tool(
+    "s3.get_object",
+    "Downloads an object from S3 to a local file, or returns it as text when it is small and textual.",
+    required=["bucket", "key"],
+    bucket=BUCKET,
+    key=KEY,
+    version_id=string("Version of the object to get, for versioned buckets."),
+    range=string("Byte range to fetch, e.g. bytes=0-1023."),
+    download_to=string("Local path to save the object to; omit to return the content."),
+)
+tool(
+    "s3.put_object",
+    "Uploads a local file or text to S3 under a key, with content type, storage class, encryption and metadata.",
+    required=["bucket", "key"],
+    bucket=BUCKET,
+    key=KEY,
+    file_path=string("Local file to upload."),
+    body=string("Text content to upload instead of a file."),
+    content_type=string("MIME type, e.g. application/json; guessed from the key when omitted."),
+    storage_class=string("Storage class.", enum=["STANDARD", "STANDARD_IA", "ONEZONE_IA", "INTELLIGENT_TIERING", "GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"], default="STANDARD"),
+    server_side_encryption=string("Encryption at rest.", enum=["AES256", "aws:kms"]),
+    metadata=obj("User metadata stored as x-amz-meta-* headers.", additional={"type": "string"}),
+)
+tool(
+    "s3.copy_object",
+    "Copies an object within or between buckets, optionally replacing its metadata or changing its storage class.",
+    required=["source_bucket", "source_key", "bucket", "key"],
+    source_bucket=string("Bucket of the object to copy."),
+    source_key=string("Key of the object to copy."),
+    bucket=string("Destination bucket."),
+    key=string("Destination key."),
+    metadata_directive=string("Keep the source's metadata or replace it.", enum=["COPY", "REPLACE"], default="COPY"),
+    storage_class=string("Storage class of the copy.", enum=["STANDARD", "STANDARD_IA", "ONEZONE_IA", "INTELLIGENT_TIERING", "GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"]),
+)
+tool(
+    "s3.delete_objects",
+    "Deletes up to 1000 objects from a bucket in one request.",
+    required=["bucket", "keys"],
+    bucket=BUCKET,
+    keys=strings("Keys of the objects to delete.", min_items=1, max_items=1000),
+    quiet=boolean("Report only errors, not each deleted key.", default=False),
+)
+tool(
+    "s3.head_object",
+    "Gets an object's metadata (size, ETag, content type, last modified, storage class) without downloading it.",
+    required=["bucket", "key"],
+    bucket=BUCKET,
+    key=KEY,
+    version_id=string("Version of the object."),
+)
+tool(
+    "s3.generate_presigned_url",
+    "Creates a temporary URL that lets anyone download or upload one object without AWS credentials.",
+    required=["bucket", "key"],
+    bucket=BUCKET,
+    key=KEY,
+    operation=string("What the URL allows.", enum=["get_object", "put_object"], default="get_object"),
+    expires_in=integer("Seconds until the URL expires, at most 7 days.", minimum=1, maximum=604800, default=3600),
+)
+tool(
+    "s3.create_bucket",
+    "Creates an S3 bucket in a region. Bucket names are globally unique, 3-63 characters, lowercase.",
+    required=["bucket"],
+    bucket=string("Name of the new bucket.", pattern="^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"),
+    region=string("Region to create it in, e.g. us-east-2.", default="us-east-1"),
+    block_public_access=boolean("Turn on all four Block Public Access settings.", default=True),
+    versioning=boolean("Enable versioning.", default=False),
+)
+tool(
+    "s3.put_bucket_lifecycle",
+    "Sets a bucket's lifecycle rules that move objects to cheaper storage classes or delete them after a number of days.",
+    required=["bucket", "rules"],
+    bucket=BUCKET,
+    rules=array(
+        obj(
+            "A lifecycle rule.",
+            required=["id"],
+            id=string("Name of the rule."),
+            prefix=string("Apply only to keys starting with this."),
+            transition_days=integer("Days after creation to change storage class.", minimum=0),
+            transition_storage_class=string("Storage class to move to.", enum=["STANDARD_IA", "ONEZONE_IA", "INTELLIGENT_TIERING", "GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"]),
+            expiration_days=integer("Days after creation to delete objects.", minimum=1),
+            noncurrent_expiration_days=integer("Days after becoming non-current to delete old versions.", minimum=1),
+        ),
+        "The rules; they replace any existing configuration.",
+        min_items=1,
+        max_items=1000,
+    ),
+)
+tool(
+    "s3.restore_object",
+    "Restores a temporary copy of an object archived in S3 Glacier or Deep Archive so it can be downloaded.",
+    required=["bucket", "key", "days"],
+    bucket=BUCKET,
+    key=KEY,
+    days=integer("Days to keep the restored copy.", minimum=1),
+    tier=string("Retrieval speed: Expedited (minutes), Standard (hours) or Bulk (cheapest).", enum=["Expedited", "Standard", "Bulk"], default="Standard"),
+)
+
+# --- PostgreSQL ------------------------------------------------------------------------
+
+SCHEMA_NAME = string("Schema name.", default="public")
+
+tool(
+    "postgres_query",
+    "Runs a read-only SQL query in a PostgreSQL database and returns the rows as JSON. Writes are rejected.",
+    required=["sql"],
+    sql=string("A SELECT or WITH query; use $1, $2 placeholders for parameters."),
+    params=array({"type": ["string", "number", "boolean", "null"]}, "Values for the placeholders, in order."),
+    max_rows=integer("Stop after this many rows.", minimum=1, maximum=100000, default=1000),
+    timeout_ms=integer("Cancel the query after this many milliseconds.", minimum=100, default=30000),
+)
+tool(
+    "postgres_execute",
+    "Runs a data-changing SQL statement (INSERT, UPDATE, DELETE, DDL) in a transaction and returns the affected row count.",
+    required=["sql"],
+    sql=string("Statement to run; use $1, $2 placeholders for parameters."),
+    params=array({"type": ["string", "number", "boolean", "null"]}, "Values for the placeholders, in order."),
+    dry_run=boolean("Run inside a transaction that is rolled back, to see the effect safely.", default=False),
+)
+tool(
+    "postgres_list_schemas",
+    "Lists the schemas in the database with their owners.",
+    include_system=boolean("Include pg_catalog, information_schema and pg_toast schemas.", default=False),
+)
+tool(
+    "postgres_list_tables",
+    "Lists tables, and optionally views, in a schema with estimated row counts and sizes.",
+    schema=SCHEMA_NAME,
+    include_views=boolean("Include views and materialized views.", default=False),
+)
+tool(
+    "postgres_describe_table",
+    "Describes a table: columns with types, defaults and nullability, primary and foreign keys, indexes and check constraints.",
+    required=["table"],
+    table=string("Table name."),
+    schema=SCHEMA_NAME,
+)
+tool(
+    "postgres_explain_query",
+    "Shows the execution plan PostgreSQL chooses for a query, optionally running it to get real timings.",
+    required=["sql"],
+    sql=string("Query to explain."),
+    analyze=boolean("Run the query and report actual times and row counts; use with care on writes.", default=False),
+    buffers=boolean("Report buffer usage (needs analyze).", default=False),
+    format=string("Output format of the plan.", enum=["text", "json", "yaml", "xml"], default="text"),
+)
+tool(
+    "postgres_list_indexes",
+    "Lists indexes of a table with their definitions, sizes and how often they have been scanned.",
+    required=["table"],
+    table=string("Table name."),
+    schema=SCHEMA_NAME,
+)
+tool(
+    "postgres_table_stats",
+    "Reports table health: size on disk, live and dead tuples, sequential vs index scans, and last vacuum and analyze times.",
+    schema=SCHEMA_NAME,
+    order_by=string("Sort tables by.", enum=["total_size", "dead_tuples", "seq_scans", "name"], default="total_size"),
+    limit=integer("Number of tables to report.", minimum=1, maximum=1000, default=20),
+)
+tool(
+    "postgres_list_active_queries",
+    "Lists the queries currently running on the server with their process IDs, users, durations and wait events.",
+    min_duration_seconds=number("Only queries running at least this long.", minimum=0, default=0),
+    state=string("Only backends in this state.", enum=["active", "idle", "idle in transaction", "idle in transaction (aborted)"], default="active"),
+)
+tool(
+    "postgres_cancel_query",
+    "Cancels the running query of a backend process, or terminates the whole connection.",
+    required=["pid"],
+    pid=integer("Process ID of the backend, from postgres_list_active_queries.", minimum=1),
+    terminate=boolean("Terminate the connection instead of cancelling only the query.", default=False),
+)
+tool(
+    "postgres_export_csv",
+    "Exports the result of a query to a CSV file on the local machine.",
+    required=["sql", "file_path"],
+    sql=string("SELECT query whose rows are exported."),
+    file_path=string("Local path of the CSV file to write."),
+    header=boolean("Write a header row with column names.", default=True),
+    delimiter=string("Field delimiter.", default=",", max_length=1),
+)
+
+# --- Web search and fetch --------------------------------------------------------------
+
+tool(
+    "web_search",
+    "Searches the web and returns result titles, URLs and snippets. Use for current events, facts and finding documentation.",
+    required=["query"],
+    query=string("Search query; supports operators like site:, filetype:, quotes and -exclusion."),
+    count=integer("Number of results.", minimum=1, maximum=20, default=10),
+    offset=integer("Number of results to skip, for paging.", minimum=0, maximum=9, default=0),
+    freshness=string("Only pages discovered within this period.", enum=["day", "week", "month", "year"]),
+    country=string("Two-letter country code to localise results, e.g. DE."),
+    safesearch=string("Adult content filtering.", enum=["off", "moderate", "strict"], default="moderate"),
+)
+tool(
+    "web_search_news",
+    "Searches recent news articles and returns headlines, sources, publication times and URLs.",
+    required=["query"],
+    query=string("News search query."),
+    count=integer("Number of articles.", minimum=1, maximum=50, default=10),
+    freshness=string("Only articles published within this period.", enum=["day", "week", "month"], default="week"),
+    language=string("Two-letter language code of the articles, e.g. en, fr."),
+)
+tool(
+    "web_search_images",
+    "Searches for images on the web and returns image URLs, thumbnails, sizes and source pages.",
+    required=["query"],
+    query=string("Image search query."),
+    count=integer("Number of images.", minimum=1, maximum=100, default=20),
+    size=string("Image size.", enum=["small", "medium", "large", "wallpaper"]),
+    license=string("Usage rights.", enum=["any", "public", "share", "share_commercially", "modify", "modify_commercially"], default="any"),
+    safesearch=string("Adult content filtering.", enum=["off", "moderate", "strict"], default="strict"),
+)
+tool(
+    "web_fetch_page",
+    "Fetches a web page and returns its main content as Markdown or plain text, without navigation and ads.",
+    required=["url"],
+    url=string("URL of the page, http or https.", fmt="uri"),
+    format=string("Output format.", enum=["markdown", "text", "html"], default="markdown"),
+    max_chars=integer("Truncate the content to this many characters.", minimum=100, default=20000),
+    include_links=boolean("Keep hyperlinks in the output.", default=True),
+)
+tool(
+    "web_search_scholar",
+    "Searches scholarly literature and returns papers with authors, venue, year, citation count and PDF links where available.",
+    required=["query"],
+    query=string("Search terms, e.g. 'retrieval augmented generation evaluation'."),
+    year_from=integer("Only papers published in or after this year.", minimum=1800),
+    year_to=integer("Only papers published in or before this year.", minimum=1800),
+    open_access_only=boolean("Only papers with a free full text.", default=False),
+    count=integer("Number of papers.", minimum=1, maximum=100, default=10),
+)
+tool(
+    "web_screenshot",
+    "Renders a web page in a headless browser and saves a PNG screenshot.",
+    required=["url"],
+    url=string("URL of the page.", fmt="uri"),
+    width=integer("Viewport width in pixels.", minimum=320, maximum=3840, default=1280),
+    height=integer("Viewport height in pixels.", minimum=240, maximum=2160, default=800),
+    full_page=boolean("Capture the whole scrollable page.", default=False),
+    output_path=string("Where to save the PNG.", default="screenshot.png"),
+)
+
+# --- Maps ------------------------------------------------------------------------------
+
+TRAVEL_MODE = string("Mode of travel.", enum=["driving", "walking", "bicycling", "transit"], default="driving")
+
+tool(
+    "maps_geocode",
+    "Converts an address or place name into latitude and longitude, with the formatted address and place ID.",
+    required=["address"],
+    address=string("Address or place, e.g. '1600 Amphitheatre Parkway, Mountain View, CA' or 'Eiffel Tower'."),
+    region=string("Two-letter country code to bias results, e.g. uk."),
+    language=string("Language of the results, e.g. fr."),
+)
+tool(
+    "maps_reverse_geocode",
+    "Converts coordinates into the nearest street address and the place's administrative areas.",
+    required=["latitude", "longitude"],
+    latitude=LATITUDE,
+    longitude=LONGITUDE,
+    result_type=string("Only results of this type, e.g. street_address, locality, postal_code, country."),
+    language=string("Language of the results."),
+)
+tool(
+    "maps_search_places",
+    "Finds places such as restaurants, shops or petrol stations matching a text query, near a location if given.",
+    required=["query"],
+    query=string("What to look for, e.g. 'vegan restaurants' or 'pharmacy open late'."),
+    latitude=number("Latitude of the search centre.", minimum=-90, maximum=90),
+    longitude=number("Longitude of the search centre.", minimum=-180, maximum=180),
+    radius_meters=integer("Search radius around the centre.", minimum=1, maximum=50000, default=5000),
+    open_now=boolean("Only places open at the time of the request.", default=False),
+    min_rating=number("Only places rated at least this, from 1 to 5.", minimum=1, maximum=5),
+    max_results=integer("Maximum number of places.", minimum=1, maximum=20, default=10),
+)
+tool(
+    "maps_place_details",
+    "Gets details of a place: address, phone, website, opening hours, rating, price level and recent reviews.",
+    required=["place_id"],
+    place_id=string("Place ID from a search or geocoding result, e.g. ChIJN1t_tDeuEmsRUsoyG83frY4."),
+    fields=strings("Fields to return, e.g. [\"formatted_phone_number\", \"opening_hours\", \"reviews\"]; fewer fields cost less."),
+    language=string("Language of the results."),
+)
+tool(
+    "maps_directions",
+    "Computes a route between places with distance, duration and turn-by-turn steps, by car, on foot, by bike or by public transport.",
+    required=["origin", "destination"],
+    origin=string("Start: an address, a place ID as place_id:..., or 'lat,lng'."),
+    destination=string("End, in the same forms as origin."),
+    waypoints=strings("Stops to pass through, in order.", max_items=25),
+    mode=TRAVEL_MODE,
+    departure_time=string("Departure time for traffic and transit schedules, ISO 8601 or 'now'."),
+    avoid=strings("Features to avoid.", enum=["tolls", "highways", "ferries", "indoor"]),
+    alternatives=boolean("Return alternative routes as well.", default=False),
+    units=string("Units for distances.", enum=["metric", "imperial"], default="metric"),
+)
+tool(
+    "maps_distance_matrix",
+    "Computes travel distances and times for every pair of several origins and destinations.",
+    required=["origins", "destinations"],
+    origins=strings("Start points as addresses or 'lat,lng'.", min_items=1, max_items=25),
+    destinations=strings("End points as addresses or 'lat,lng'.", min_items=1, max_items=25),
+    mode=TRAVEL_MODE,
+    departure_time=string("Departure time for traffic-aware durations, ISO 8601 or 'now'."),
+)
+tool(
+    "maps_elevation",
+    "Returns the elevation above sea level in metres of one or more points.",
+    required=["locations"],
+    locations=array(
+        obj(
+            "A point.",
+            required=["latitude", "longitude"],
+            latitude=LATITUDE,
+            longitude=LONGITUDE,
+        ),
+        "Points to look up.",
+        min_items=1,
+        max_items=512,
+    ),
+)
+tool(
+    "maps_timezone",
+    "Returns the time zone of a location, its UTC offset and whether daylight saving time is in effect at a given moment.",
+    required=["latitude", "longitude"],
+    latitude=LATITUDE,
+    longitude=LONGITUDE,
+    timestamp=integer("Unix time at which to evaluate the offset; defaults to now.", minimum=0),
+)
+tool(
+    "maps_static_map",
+    "Renders a map image centred on a place, with optional markers, and returns its URL.",
+    required=["center"],
+    center=string("Address or 'lat,lng' at the centre of the map."),
+    zoom=integer("Zoom level from 0 (world) to 21 (buildings).", minimum=0, maximum=21, default=14),
+    size=string("Image size in pixels as WIDTHxHEIGHT.", default="640x400", pattern="^[0-9]{2,4}x[0-9]{2,4}$"),
+    map_type=string("Map style.", enum=["roadmap", "satellite", "terrain", "hybrid"], default="roadmap"),
+    markers=strings("Marker locations as addresses or 'lat,lng'."),
+)
+tool(
+    "maps_autocomplete",
+    "Suggests places and addresses as the user types a partial query.",
+    required=["input"],
+    input=string("The text typed so far, e.g. 'Kurfürstend'."),
+    session_token=string("Random token grouping the keystrokes of one search, for billing."),
+    latitude=number("Latitude to bias suggestions towards.", minimum=-90, maximum=90),
+    longitude=number("Longitude to bias suggestions towards.", minimum=-180, maximum=180),
+    types=string("Restrict suggestions.", enum=["geocode", "address", "establishment", "(regions)", "(cities)"]),
+)
+
+# --- Translation -----------------------------------------------------------------------
+
+LANGUAGE = string("Language code, ISO 639-1 with optional region, e.g. de, pt-BR, zh-Hans.")
+
+tool(
+    "translate_text",
+    "Translates text into a target language; the source language is detected when not given.",
+    required=["text", "target_language"],
+    text=strings("Texts to translate, up to 128 per request.", min_items=1, max_items=128),
+    target_language=LANGUAGE,
+    source_language=string("Language of the texts; detected automatically when omitted."),
+    formality=string("Formal or informal address, for languages that distinguish them (de, fr, ja, ...).", enum=["default", "more", "less", "prefer_more", "prefer_less"], default="default"),
+    format=string("Whether the text is plain or HTML whose tags must be kept.", enum=["text", "html"], default="text"),
+    glossary_id=string("ID of a glossary with fixed translations of terms."),
+)
+tool(
+    "translate_detect_language",
+    "Detects the language of a text and returns language codes with confidence scores.",
+    required=["text"],
+    text=string("Text whose language to detect; a sentence or more gives reliable results."),
+)
+tool(
+    "translate_list_languages",
+    "Lists the languages available for translation, with codes and names.",
+    display_language=string("Language to show the language names in.", default="en"),
+    type=string("Source or target languages.", enum=["source", "target"], default="target"),
+)
+tool(
+    "translate_document",
+    "Translates a whole document (DOCX, PPTX, XLSX, PDF, HTML or TXT) and keeps its formatting.",
+    required=["file_path", "target_language"],
+    file_path=string("Path of the document to translate."),
+    target_language=LANGUAGE,
+    source_language=string("Language of the document; detected when omitted."),
+    output_path=string("Where to save the translated document; defaults to name.<lang>.<ext>."),
+)
+tool(
+    "translate_create_glossary",
+    "Creates a glossary of term pairs so that product names and jargon are always translated the same way.",
+    required=["name", "source_language", "target_language", "entries"],
+    name=string("Name of the glossary."),
+    source_language=LANGUAGE,
+    target_language=LANGUAGE,
+    entries=obj("Source terms mapped to their translations, e.g. {\"workspace\": \"Arbeitsbereich\"}.", additional={"type": "string"}),
+)
+tool(
+    "translate_transliterate",
+    "Converts text from one script to another without translating it, e.g. Cyrillic to Latin or Japanese kana to romaji.",
+    required=["text", "language", "from_script", "to_script"],
+    text=string("Text to transliterate."),
+    language=LANGUAGE,
+    from_script=string("ISO 15924 code of the source script, e.g. Cyrl, Jpan, Arab."),
+    to_script=string("ISO 15924 code of the target script, e.g. Latn."),
+)
+
+
+def render(tools: Sequence[Schema]) -> str:
+    """The JSONL text of `tools`: one compact JSON object per line."""
+    return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in tools)
+
+
+def main() -> None:
+    """Rewrite demo_tools.jsonl next to this file from `TOOLS`."""
+    target = Path(__file__).with_name("demo_tools.jsonl")
+    target.write_text(render(TOOLS), encoding="utf-8")
+    print(f"wrote {len(TOOLS)} tools to {target}")
+
+
+if __name__ == "__main__":
+    main()
