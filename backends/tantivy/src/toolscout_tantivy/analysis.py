@@ -8,6 +8,7 @@ text ever reaches tantivy's query parser (`:`, quotes, `AND`, parentheses are ju
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -55,6 +56,8 @@ _MAX_WORD = 40
 # What may surround a tool name written in a query: quotes, brackets, punctuation.
 _NAME_STRIP = "\"'`()[]{}<>,;:!?"
 _WHITESPACE = re.compile(r"\s+")
+# An inner separator or a lower→upper step marks a word as an identifier.
+_IDENTIFIER = re.compile(r"\w[_./:\-]\w|[a-z][A-Z]")
 
 
 def build_analyzer(stemmer: str | None, stop_words: bool) -> tantivy.TextAnalyzer:
@@ -89,15 +92,17 @@ def query_terms(analyzer: tantivy.TextAnalyzer, query: str) -> list[str]:
 def exact_name_candidates(query: str) -> list[str]:
     """Lower-cased strings of the query that could be a tool's exact name.
 
-    The whole query, and each whitespace-separated word stripped of surrounding quotes and
-    punctuation, so "call `get_weather` please" finds the tool `get_weather`.
+    The whole query, and each word that looks like an identifier (`get_weather`,
+    `math.sum`, `getWeather`) once stripped of surrounding quotes and punctuation, so
+    "call `get_weather` please" finds `get_weather`. Plain words are left out: "translate"
+    in a sentence is a request, not a reference to a tool named `translate`.
     """
-    whole = query.strip().lower()
-    found = dict.fromkeys([whole] if whole else [])
+    whole = query.strip()
+    found = dict.fromkeys([whole.lower()] if whole else [])
     for word in _WHITESPACE.split(whole):
         word = word.strip(_NAME_STRIP).rstrip(".")
-        if word:
-            found[word] = None
+        if _IDENTIFIER.search(word):
+            found[word.lower()] = None
     return list(found)
 
 
@@ -127,8 +132,23 @@ def _digest(*parts: Any) -> str:
     return hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
 
 
+@functools.lru_cache(maxsize=4096)
 def _present(key: str) -> str:
     return _digest("present", key)
+
+
+# Metadata keys and scalar values repeat across a catalog (a server name, a version), so
+# their terms are cached. `type(value)` is part of the cache key because 1 == 1.0 == True
+# hash alike, and the cache must not answer for one with another's canonical form.
+@functools.lru_cache(maxsize=65536)
+def _scalar_term(key: str, value: Any, kind: type) -> str:
+    return _digest("value", key, _canonical(value))
+
+
+def _value_term(key: str, value: Any) -> str:
+    if value is None or isinstance(value, (str, int, float)):
+        return _scalar_term(key, value, type(value))
+    return _digest("value", key, _canonical(value))
 
 
 def metadata_terms(metadata: Mapping[str, Any] | None) -> Iterator[str]:
@@ -140,10 +160,10 @@ def metadata_terms(metadata: Mapping[str, Any] | None) -> Iterator[str]:
     """
     for key, value in (metadata or {}).items():
         try:
-            canonical = _canonical(value)
+            term = _value_term(key, value)
         except ValueError:
             continue  # NaN: no filter value can ever equal it
-        yield _digest("value", key, canonical)
+        yield term
         if value is not None:
             yield _present(key)
 
@@ -160,8 +180,7 @@ def filter_terms(metadata_filter: Mapping[str, Any]) -> list[tuple[bool, str]] |
             terms.append((False, _present(key)))
             continue
         try:
-            canonical = _canonical(value)
+            terms.append((True, _value_term(key, value)))
         except ValueError:
             return None
-        terms.append((True, _digest("value", key, canonical)))
     return terms

@@ -103,6 +103,7 @@ class TantivyToolIndex(ToolIndexBase):
         # Sessions written since the last commit: their older documents may be pending,
         # so replacing a tool in them always deletes first.
         self._touched: set[str] = set()
+        self._commits = 0
 
     # --- opening ---------------------------------------------------------------------
 
@@ -176,14 +177,14 @@ class TantivyToolIndex(ToolIndexBase):
 
         text = tool.text
         key = json.dumps([session_id, tool.name])
-        doc = tantivy.Document(
-            name=text.name,
-            parameters=text.parameters,
-            description=text.description,
-            tool=tool.name,
-            session=session_id,
-            key=key,
-        )
+        # add_text per field is ~4x faster than Document(**fields) in tantivy 0.27.
+        doc = tantivy.Document()
+        doc.add_text("name", text.name)
+        doc.add_text("parameters", text.parameters)
+        doc.add_text("description", text.description)
+        doc.add_text("tool", tool.name)
+        doc.add_text("session", session_id)
+        doc.add_text("key", key)
         doc.add_bytes("summary", tool.summary.encode())
         for term in metadata_terms(tool.metadata):
             doc.add_text("meta", term)
@@ -240,6 +241,7 @@ class TantivyToolIndex(ToolIndexBase):
         self._searcher = self._tantivy.searcher()
         self._dirty = False
         self._touched.clear()
+        self._commits += 1
 
     @contextmanager
     def batch(self) -> Iterator[TantivyToolIndex]:
@@ -352,6 +354,11 @@ class TantivyToolIndex(ToolIndexBase):
             return int(searcher.num_docs)
         query = Query.term_query(self._schema, "session", check_session_id(session_id))
         return int(searcher.search(query, 1, count=True).count or 0)
+
+    @property
+    def commits(self) -> int:
+        """Commits this object has made: one per write call, or one per batch."""
+        return self._commits
 
     def __repr__(self) -> str:
         where = str(self.options.path) if self.options.path is not None else "RAM"

@@ -1,0 +1,23 @@
+"""Fixtures: a fresh RAM index, and one loaded with the small test catalog."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from tantivy_catalog import CATALOG
+
+from toolscout_tantivy import TantivyToolIndex
+
+
+@pytest.fixture
+def index() -> Iterator[TantivyToolIndex]:
+    ix = TantivyToolIndex()
+    yield ix
+    ix.close()
+
+
+@pytest.fixture
+def loaded(index: TantivyToolIndex) -> TantivyToolIndex:
+    index.index_tools("s1", CATALOG)
+    return index
