@@ -117,6 +117,9 @@ class PluginRegistry:
         from stevedore import NamedExtensionManager
 
         def on_failure(_manager: object, ep: metadata.EntryPoint, error: BaseException) -> None:
+            # stevedore hands over entry points rebuilt from its cache, without `dist`;
+            # ours, from importlib.metadata, know their distribution.
+            ep = self.entry_points().get(ep.name, ep)
             distribution, _version = self._distribution(ep)
             failure = PluginFailure(ep.name, distribution, error)
             self._failures[ep.name] = failure

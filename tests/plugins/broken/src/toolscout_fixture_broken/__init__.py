@@ -1,0 +1,1 @@
+"""Test fixture: toolscout plugins that fail to load, each in its own way."""

@@ -1,0 +1,1 @@
+"""Test fixture: a minimal, well-behaved toolscout plugin distribution."""
