@@ -12,10 +12,12 @@ from toolscout.advisor.chat import (
     ChatModel,
     ChatRequest,
     ChatResponse,
+    ClientChatModel,
     Message,
     ToolCall,
     Usage,
     WireNames,
+    parse_arguments,
 )
 from toolscout.advisor.loop import (
     Advisor,
@@ -36,6 +38,7 @@ __all__ = [
     "ChatModel",
     "ChatRequest",
     "ChatResponse",
+    "ClientChatModel",
     "Iteration",
     "Message",
     "SearchOutcome",
@@ -46,5 +49,6 @@ __all__ = [
     "ToolRegistry",
     "Usage",
     "WireNames",
+    "parse_arguments",
     "tool",
 ]

@@ -20,10 +20,12 @@ __all__ = [
     "ChatModel",
     "ChatRequest",
     "ChatResponse",
+    "ClientChatModel",
     "Message",
     "ToolCall",
     "Usage",
     "WireNames",
+    "parse_arguments",
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -232,3 +234,82 @@ class WireNames:
 
     def wire_all(self, names: Sequence[str]) -> list[str]:
         return [self.wire(n) for n in names]
+
+
+class ClientChatModel:
+    """Base for adapters around an official client, sync or async.
+
+    Subclasses implement `_endpoint` (the client's create method), `_build` (a
+    `ChatRequest` → keyword arguments) and `_parse` (the client's reply → `ChatResponse`).
+    With a sync client, `acomplete` runs the call in a worker thread; with an async client,
+    `complete` runs it on a fresh event loop, so either client works with `Advisor.run`
+    and `Advisor.arun`.
+    """
+
+    supports_tool_references: bool = False
+
+    def __init__(self, client: Any, model: str, **options: Any) -> None:
+        if not isinstance(model, str) or not model:
+            raise ValueError(f"model must be a model name such as 'gpt-4.1', got {model!r}")
+        self.client = client
+        self.model = model
+        self.options = dict(options)
+        self.names = WireNames(self.max_name_length)
+        self.is_async = _is_async_callable(self._endpoint()) or type(client).__name__.startswith(
+            "Async"
+        )
+
+    max_name_length: int = 64
+
+    def _endpoint(self) -> Any:
+        raise NotImplementedError
+
+    def _build(self, request: ChatRequest) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _parse(self, reply: Any) -> ChatResponse:
+        raise NotImplementedError
+
+    def _arguments(self, request: ChatRequest) -> dict[str, Any]:
+        if request.deferred_tools and not self.supports_tool_references:
+            raise ValueError(
+                f"{type(self).__name__} cannot send deferred tools; "
+                "use a model adapter with native tool-reference support"
+            )
+        return {"model": self.model, **self.options, **request.options, **self._build(request)}
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        """Send one request (blocking)."""
+        if self.is_async:
+            import asyncio
+
+            return asyncio.run(self.acomplete(request))
+        return self._parse(self._endpoint()(**self._arguments(request)))
+
+    async def acomplete(self, request: ChatRequest) -> ChatResponse:
+        """Send one request (awaitable)."""
+        if not self.is_async:
+            import asyncio
+
+            return await asyncio.to_thread(self.complete, request)
+        return self._parse(await self._endpoint()(**self._arguments(request)))
+
+
+def _is_async_callable(function: Any) -> bool:
+    import inspect
+
+    # SDKs wrap their methods in decorators; the coroutine function is underneath.
+    return inspect.iscoroutinefunction(inspect.unwrap(function))
+
+
+def parse_arguments(text: str | None) -> Mapping[str, Any] | None:
+    """Tool-call arguments sent as JSON text → a mapping, or None when not a JSON object."""
+    import json
+
+    if text is None or not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None

@@ -1,0 +1,112 @@
+"""The advisor over OpenAI Chat Completions (`client.chat.completions.create`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolscout.advisor.chat import (
+    ChatRequest,
+    ChatResponse,
+    ClientChatModel,
+    Message,
+    ToolCall,
+    Usage,
+    parse_arguments,
+)
+from toolscout.types import ToolReference, thaw
+
+__all__ = ["OpenAIChatModel"]
+
+EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+class OpenAIChatModel(ClientChatModel):
+    """A Chat Completions model for `toolscout.Advisor`.
+
+    `client` is an `openai.OpenAI` or `openai.AsyncOpenAI` (or any client with the same
+    interface: Azure OpenAI, vLLM, ...); `options` go to every `create` call
+    (`temperature=0`, `parallel_tool_calls=False`, ...). Tool names the API refuses
+    (`math.sum`) are sent sanitised (`math_sum`) and mapped back.
+    """
+
+    def _endpoint(self) -> Any:
+        return self.client.chat.completions.create
+
+    def _build(self, request: ChatRequest) -> dict[str, Any]:
+        arguments: dict[str, Any] = {"messages": [self._message(m) for m in request.messages]}
+        if request.tools:
+            arguments["tools"] = [self._tool(ref) for ref in request.tools]
+        return arguments
+
+    def _tool(self, ref: ToolReference) -> dict[str, Any]:
+        function: dict[str, Any] = {"name": self.names.wire(ref.name)}
+        if ref.description:
+            function["description"] = ref.description
+        function["parameters"] = thaw(ref.input_schema) or EMPTY_SCHEMA
+        return {"type": "function", "function": function}
+
+    def _message(self, message: Message) -> dict[str, Any]:
+        if message.role == "tool":
+            return {
+                "role": "tool",
+                "tool_call_id": message.tool_call_id,
+                "content": message.content,
+            }
+        if message.role == "assistant":
+            out: dict[str, Any] = {"role": "assistant", "content": message.content or None}
+            if message.tool_calls:
+                out["tool_calls"] = [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {
+                            "name": self.names.wire(call.name),
+                            "arguments": _arguments_text(call),
+                        },
+                    }
+                    for call in message.tool_calls
+                ]
+            return out
+        return {"role": message.role, "content": message.content}
+
+    def _parse(self, reply: Any) -> ChatResponse:
+        if not reply.choices:
+            raise ValueError("the Chat Completions reply has no choices")
+        choice = reply.choices[0]
+        message = choice.message
+        tool_calls = tuple(
+            ToolCall(
+                call.id,
+                self.names.name(call.function.name),
+                parse_arguments(call.function.arguments),
+                call.function.arguments,
+            )
+            for call in (message.tool_calls or ())
+            if getattr(call, "function", None) is not None
+        )
+        return ChatResponse(
+            text=message.content or "",
+            tool_calls=tool_calls,
+            usage=_usage(getattr(reply, "usage", None)),
+            stop_reason=choice.finish_reason,
+            raw=reply,
+        )
+
+
+def _arguments_text(call: ToolCall) -> str:
+    if call.arguments is None:
+        return call.raw_arguments or ""
+    return json.dumps(thaw(call.arguments))
+
+
+def _usage(usage: Any) -> Usage | None:
+    if usage is None:
+        return None
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) or 0
+    return Usage(
+        input_tokens=usage.prompt_tokens or 0,
+        output_tokens=usage.completion_tokens or 0,
+        cache_read_tokens=cached,
+    )
