@@ -12,7 +12,7 @@ from typing import Any
 
 import openai
 import pytest
-from conftest import WireServer
+from openai_wire import WireServer
 from toolscout.advisor import Advisor, ToolRegistry
 from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX
 from toolscout.testing import ReferenceToolIndex
