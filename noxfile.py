@@ -54,7 +54,12 @@ def member(session: nox.Session, member: str) -> None:
 @nox.session(python=PYTHON, tags=["tests"])
 def integration(session: nox.Session) -> None:
     """Cross-package tests (plugin loading, config selection, CLI) with every member."""
-    install(session, *(f"{m}[test]" for m in members("backends") + members("contrib")))
+    # The fixture plugins under tests/plugins/ (one good, one broken) load through real
+    # entry points next to the first-party ones.
+    fixtures = sorted(
+        str(p.parent.relative_to(ROOT)) for p in ROOT.glob("tests/plugins/*/pyproject.toml")
+    )
+    install(session, *(f"{m}[test]" for m in members("backends") + members("contrib")), *fixtures)
     run_pytest(session, "tests")
 
 

@@ -1,0 +1,18 @@
+"""Shared set-up for the cross-package tests: a clean working directory and environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def clean_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run each test in an empty directory with no TOOLSCOUT_* variable set."""
+    for key in list(os.environ):
+        if key.upper().startswith("TOOLSCOUT_"):
+            monkeypatch.delenv(key)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
