@@ -148,19 +148,26 @@ def tool(
     TOOLS.append({"name": name, "description": description, "input_schema": input_schema})
 
 
-
 # --- Slack -----------------------------------------------------------------------------
 
-SLACK_CHANNEL = string("Channel, private group or direct-message ID, e.g. C024BE91L. A #channel-name is resolved to its ID.")
-SLACK_TS = string("Timestamp of the message, the `ts` value Slack returned when it was posted, e.g. 1712345678.000200.")
-SLACK_CURSOR = string("Cursor from `next_cursor` of the previous page; omit it to start at the beginning.")
+SLACK_CHANNEL = string(
+    "Channel, private group or direct-message ID, e.g. C024BE91L. A #channel-name is resolved to its ID."
+)
+SLACK_TS = string(
+    "Timestamp of the message, the `ts` value Slack returned when it was posted, e.g. 1712345678.000200."
+)
+SLACK_CURSOR = string(
+    "Cursor from `next_cursor` of the previous page; omit it to start at the beginning."
+)
 
 tool(
     "slack_send_message",
     "Posts a message to a Slack channel, private group or direct message. Pass thread_ts to reply inside a thread instead of posting to the channel.",
     required=["channel", "text"],
     channel=SLACK_CHANNEL,
-    text=string("Message text in Slack mrkdwn (*bold*, _italic_, <https://example.com|links>, <@U123> mentions)."),
+    text=string(
+        "Message text in Slack mrkdwn (*bold*, _italic_, <https://example.com|links>, <@U123> mentions)."
+    ),
     thread_ts=string("Timestamp of the parent message when replying in a thread."),
     reply_broadcast=boolean("With thread_ts, also show the reply in the channel.", default=False),
     unfurl_links=boolean("Expand previews for links in the text.", default=True),
@@ -192,9 +199,15 @@ tool(
 tool(
     "slack_list_channels",
     "Lists the channels in the workspace that the app can see, with their IDs, names, topics and member counts.",
-    types=string("Comma-separated channel types to include.", default="public_channel", pattern="^(public_channel|private_channel|mpim|im)(,(public_channel|private_channel|mpim|im))*$"),
+    types=string(
+        "Comma-separated channel types to include.",
+        default="public_channel",
+        pattern="^(public_channel|private_channel|mpim|im)(,(public_channel|private_channel|mpim|im))*$",
+    ),
     exclude_archived=boolean("Leave archived channels out of the list.", default=True),
-    limit=integer("Maximum number of channels to return per page.", minimum=1, maximum=1000, default=200),
+    limit=integer(
+        "Maximum number of channels to return per page.", minimum=1, maximum=1000, default=200
+    ),
     cursor=SLACK_CURSOR,
 )
 tool(
@@ -210,7 +223,9 @@ tool(
     "Invites one or more users to a channel. The caller must already be a member of the channel.",
     required=["channel", "users"],
     channel=SLACK_CHANNEL,
-    users=strings("User IDs to invite, e.g. [\"U0G9QF9C6\", \"U1QNSQB9U\"].", min_items=1, max_items=1000),
+    users=strings(
+        'User IDs to invite, e.g. ["U0G9QF9C6", "U1QNSQB9U"].', min_items=1, max_items=1000
+    ),
 )
 tool(
     "slack_archive_channel",
@@ -255,8 +270,12 @@ tool(
     "slack_search_messages",
     "Searches messages across the workspace with Slack's search syntax. Requires a user token; bot tokens cannot search.",
     required=["query"],
-    query=string("Search query; supports modifiers such as in:#general, from:@maria, has:link, before:2024-05-01."),
-    sort=string("Sort results by relevance or by time.", enum=["score", "timestamp"], default="score"),
+    query=string(
+        "Search query; supports modifiers such as in:#general, from:@maria, has:link, before:2024-05-01."
+    ),
+    sort=string(
+        "Sort results by relevance or by time.", enum=["score", "timestamp"], default="score"
+    ),
     sort_dir=string("Sort direction.", enum=["asc", "desc"], default="desc"),
     count=integer("Number of results per page.", minimum=1, maximum=100, default=20),
 )
@@ -286,15 +305,21 @@ tool(
     "slack_set_user_status",
     "Sets the authenticated user's custom status, such as 'In a meeting' or 'Out sick', with an emoji and optional expiry.",
     required=["status_text"],
-    status_text=string("Status text, up to 100 characters; an empty string clears the status.", max_length=100),
+    status_text=string(
+        "Status text, up to 100 characters; an empty string clears the status.", max_length=100
+    ),
     status_emoji=string("Emoji shown with the status, with colons, e.g. :palm_tree:."),
-    status_expiration=integer("Unix timestamp when the status is cleared; 0 keeps it until changed.", minimum=0, default=0),
+    status_expiration=integer(
+        "Unix timestamp when the status is cleared; 0 keeps it until changed.", minimum=0, default=0
+    ),
 )
 
 # --- Microsoft Teams -------------------------------------------------------------------
 
 TEAM_ID = string("ID of the team (the group ID), e.g. 02bd9fd6-8f93-4758-87c3-1fb73740a315.")
-TEAMS_CHANNEL_ID = string("ID of the channel, e.g. 19:09fc54a3141a45d0bc769cf506d2e079@thread.skype.")
+TEAMS_CHANNEL_ID = string(
+    "ID of the channel, e.g. 19:09fc54a3141a45d0bc769cf506d2e079@thread.skype."
+)
 
 tool(
     "teams_send_channel_message",
@@ -303,9 +328,13 @@ tool(
     team_id=TEAM_ID,
     channel_id=TEAMS_CHANNEL_ID,
     content=string("Body of the message."),
-    content_type=string("Whether content is plain text or HTML.", enum=["text", "html"], default="text"),
+    content_type=string(
+        "Whether content is plain text or HTML.", enum=["text", "html"], default="text"
+    ),
     subject=string("Optional subject line shown above the message."),
-    importance=string("Importance flag of the message.", enum=["normal", "high", "urgent"], default="normal"),
+    importance=string(
+        "Importance flag of the message.", enum=["normal", "high", "urgent"], default="normal"
+    ),
 )
 tool(
     "teams_reply_to_message",
@@ -315,7 +344,9 @@ tool(
     channel_id=TEAMS_CHANNEL_ID,
     message_id=string("ID of the root message being replied to."),
     content=string("Body of the reply."),
-    content_type=string("Whether content is plain text or HTML.", enum=["text", "html"], default="text"),
+    content_type=string(
+        "Whether content is plain text or HTML.", enum=["text", "html"], default="text"
+    ),
 )
 tool(
     "teams_list_channel_messages",
@@ -331,14 +362,22 @@ tool(
     required=["chat_id", "content"],
     chat_id=string("ID of the chat, e.g. 19:2da4c29f6d7041eca70b638b43d45437@thread.v2."),
     content=string("Body of the message."),
-    content_type=string("Whether content is plain text or HTML.", enum=["text", "html"], default="text"),
+    content_type=string(
+        "Whether content is plain text or HTML.", enum=["text", "html"], default="text"
+    ),
 )
 tool(
     "teams_create_chat",
     "Starts a new one-on-one or group chat with the given people. A one-on-one chat that already exists is returned instead of duplicated.",
     required=["members"],
-    members=strings("User principal names or user IDs of the people to add, besides the caller.", min_items=1),
-    chat_type=string("oneOnOne for exactly one other person, group for more.", enum=["oneOnOne", "group"], default="group"),
+    members=strings(
+        "User principal names or user IDs of the people to add, besides the caller.", min_items=1
+    ),
+    chat_type=string(
+        "oneOnOne for exactly one other person, group for more.",
+        enum=["oneOnOne", "group"],
+        default="group",
+    ),
     topic=string("Title of a group chat; not allowed for one-on-one chats."),
 )
 tool(
@@ -352,7 +391,9 @@ tool(
     "Lists the channels of a team, including their IDs, names, descriptions and membership type.",
     required=["team_id"],
     team_id=TEAM_ID,
-    membership_type=string("Only list channels of this membership type.", enum=["standard", "private", "shared"]),
+    membership_type=string(
+        "Only list channels of this membership type.", enum=["standard", "private", "shared"]
+    ),
 )
 tool(
     "teams_create_channel",
@@ -361,7 +402,9 @@ tool(
     team_id=TEAM_ID,
     display_name=string("Channel name as shown in Teams, up to 50 characters.", max_length=50),
     description=string("Description of the channel's purpose."),
-    membership_type=string("Who can see the channel.", enum=["standard", "private", "shared"], default="standard"),
+    membership_type=string(
+        "Who can see the channel.", enum=["standard", "private", "shared"], default="standard"
+    ),
     owners=strings("User IDs of owners, required for private and shared channels."),
 )
 tool(
@@ -377,10 +420,16 @@ tool(
     "Creates a standalone Teams meeting and returns its join URL, dial-in details and meeting ID, without adding a calendar event.",
     required=["subject", "start_datetime", "end_datetime"],
     subject=string("Subject of the meeting."),
-    start_datetime=string("Start time in ISO 8601 with offset, e.g. 2024-06-03T15:00:00+02:00.", fmt="date-time"),
+    start_datetime=string(
+        "Start time in ISO 8601 with offset, e.g. 2024-06-03T15:00:00+02:00.", fmt="date-time"
+    ),
     end_datetime=string("End time in ISO 8601 with offset.", fmt="date-time"),
     attendees=strings("Email addresses of attendees to add as participants.", fmt="email"),
-    lobby_bypass=string("Who can skip the lobby and join directly.", enum=["organizer", "organization", "organizationAndFederated", "everyone"], default="organization"),
+    lobby_bypass=string(
+        "Who can skip the lobby and join directly.",
+        enum=["organizer", "organization", "organizationAndFederated", "everyone"],
+        default="organization",
+    ),
     record_automatically=boolean("Start recording when the meeting starts.", default=False),
 )
 tool(
@@ -400,14 +449,20 @@ tool(
     "Sends a message to a Discord text channel or thread as the bot. Messages can be up to 2000 characters and may include embeds.",
     required=["channel_id"],
     channel_id=DISCORD_CHANNEL,
-    content=string("Message text, up to 2000 characters; supports Discord markdown.", max_length=2000),
+    content=string(
+        "Message text, up to 2000 characters; supports Discord markdown.", max_length=2000
+    ),
     embeds=array(
         obj(
             "A rich embed.",
             title=string("Embed title."),
             description=string("Embed body text."),
             url=string("Link opened when the title is clicked.", fmt="uri"),
-            color=integer("Colour of the side bar as an RGB integer, e.g. 5814783.", minimum=0, maximum=16777215),
+            color=integer(
+                "Colour of the side bar as an RGB integer, e.g. 5814783.",
+                minimum=0,
+                maximum=16777215,
+            ),
         ),
         "Up to 10 rich embeds.",
         max_items=10,
@@ -439,7 +494,11 @@ tool(
     channel_id=DISCORD_CHANNEL,
     name=string("Thread name, 1-100 characters.", max_length=100),
     message_id=string("Start the thread from this message; omit for a standalone thread."),
-    auto_archive_duration=integer("Minutes of inactivity after which the thread is archived.", enum=[60, 1440, 4320, 10080], default=1440),
+    auto_archive_duration=integer(
+        "Minutes of inactivity after which the thread is archived.",
+        enum=[60, 1440, 4320, 10080],
+        default=1440,
+    ),
     private=boolean("Create a private thread visible only to invited members.", default=False),
 )
 tool(
@@ -448,15 +507,22 @@ tool(
     required=["channel_id", "message_id", "emoji"],
     channel_id=DISCORD_CHANNEL,
     message_id=string("Snowflake ID of the message."),
-    emoji=string("A Unicode emoji such as 👍, or a custom emoji as name:id, e.g. partyparrot:1012345678901234567."),
+    emoji=string(
+        "A Unicode emoji such as 👍, or a custom emoji as name:id, e.g. partyparrot:1012345678901234567."
+    ),
 )
 tool(
     "discord_create_channel",
     "Creates a channel in a server. Requires the Manage Channels permission.",
     required=["guild_id", "name"],
     guild_id=GUILD_ID,
-    name=string("Channel name, 1-100 characters; text channel names are lowercased with dashes.", max_length=100),
-    type=string("Kind of channel.", enum=["text", "voice", "announcement", "forum", "stage"], default="text"),
+    name=string(
+        "Channel name, 1-100 characters; text channel names are lowercased with dashes.",
+        max_length=100,
+    ),
+    type=string(
+        "Kind of channel.", enum=["text", "voice", "announcement", "forum", "stage"], default="text"
+    ),
     topic=string("Channel topic, up to 1024 characters.", max_length=1024),
     parent_id=string("ID of the category to place the channel under."),
     nsfw=boolean("Mark the channel as age-restricted.", default=False),
@@ -484,7 +550,12 @@ tool(
     required=["guild_id", "user_id"],
     guild_id=GUILD_ID,
     user_id=string("Snowflake ID of the user to ban."),
-    delete_message_seconds=integer("Delete the user's messages from this many past seconds (up to 7 days).", minimum=0, maximum=604800, default=0),
+    delete_message_seconds=integer(
+        "Delete the user's messages from this many past seconds (up to 7 days).",
+        minimum=0,
+        maximum=604800,
+        default=0,
+    ),
     reason=string("Reason recorded in the server's audit log."),
 )
 tool(
@@ -495,7 +566,9 @@ tool(
     name=string("Name of the event, 1-100 characters.", max_length=100),
     start_time=string("Start time in ISO 8601, e.g. 2024-07-12T18:00:00Z.", fmt="date-time"),
     end_time=string("End time in ISO 8601; required for external events.", fmt="date-time"),
-    entity_type=string("Where the event takes place.", enum=["stage_instance", "voice", "external"]),
+    entity_type=string(
+        "Where the event takes place.", enum=["stage_instance", "voice", "external"]
+    ),
     channel_id=string("Stage or voice channel ID, for stage_instance and voice events."),
     location=string("Location text for external events, e.g. a street address or URL."),
     description=string("Description of the event, up to 1000 characters.", max_length=1000),
@@ -516,7 +589,7 @@ tool(
     repo=REPO,
     title=string("Title of the issue."),
     body=string("Issue body in GitHub-flavoured Markdown."),
-    labels=strings("Label names to add, e.g. [\"bug\", \"good first issue\"]."),
+    labels=strings('Label names to add, e.g. ["bug", "good first issue"].'),
     assignees=strings("Logins of users to assign."),
     milestone=integer("Number of the milestone to associate with the issue."),
 )
@@ -574,11 +647,15 @@ tool(
     owner=OWNER,
     repo=REPO,
     title=string("Title of the pull request."),
-    head=string("Branch that holds the changes; for a fork use user:branch, e.g. octocat:fix-typo."),
+    head=string(
+        "Branch that holds the changes; for a fork use user:branch, e.g. octocat:fix-typo."
+    ),
     base=string("Branch to merge into, e.g. main."),
     body=string("Description of the pull request in Markdown."),
     draft=boolean("Open the pull request as a draft.", default=False),
-    maintainer_can_modify=boolean("Let maintainers of the base repository push to the head branch.", default=True),
+    maintainer_can_modify=boolean(
+        "Let maintainers of the base repository push to the head branch.", default=True
+    ),
 )
 tool(
     "github.list_pull_requests",
@@ -589,7 +666,11 @@ tool(
     state=string("Filter by state.", enum=["open", "closed", "all"], default="open"),
     head=string("Only pull requests from this head, as user:ref-name."),
     base=string("Only pull requests into this base branch."),
-    sort=string("What to sort by.", enum=["created", "updated", "popularity", "long-running"], default="created"),
+    sort=string(
+        "What to sort by.",
+        enum=["created", "updated", "popularity", "long-running"],
+        default="created",
+    ),
     direction=string("Sort direction.", enum=["asc", "desc"], default="desc"),
     per_page=PER_PAGE,
 )
@@ -600,7 +681,11 @@ tool(
     owner=OWNER,
     repo=REPO,
     pull_number=integer("Number of the pull request.", minimum=1),
-    format=string("diff for the raw unified diff, files for per-file stats and patches.", enum=["diff", "files"], default="diff"),
+    format=string(
+        "diff for the raw unified diff, files for per-file stats and patches.",
+        enum=["diff", "files"],
+        default="diff",
+    ),
 )
 tool(
     "github.merge_pull_request",
@@ -629,7 +714,9 @@ tool(
             required=["path", "line", "body"],
             path=string("File path relative to the repository root."),
             line=integer("Line number in the file, on the side given by side.", minimum=1),
-            side=string("Side of the diff the line is on.", enum=["LEFT", "RIGHT"], default="RIGHT"),
+            side=string(
+                "Side of the diff the line is on.", enum=["LEFT", "RIGHT"], default="RIGHT"
+            ),
             body=string("Comment text."),
         ),
         "Line comments to attach to the review.",
@@ -692,7 +779,9 @@ tool(
     "github.search_code",
     "Searches file contents across GitHub with code search qualifiers. Only the default branch of each repository is searched.",
     required=["q"],
-    q=string("Search query with qualifiers, e.g. 'addClass in:file language:js repo:jquery/jquery'."),
+    q=string(
+        "Search query with qualifiers, e.g. 'addClass in:file language:js repo:jquery/jquery'."
+    ),
     per_page=PER_PAGE,
     page=PAGE,
 )
@@ -701,7 +790,10 @@ tool(
     "Finds repositories by name, description, topic, language or star count.",
     required=["q"],
     q=string("Search query, e.g. 'tetris language:assembly stars:>100 topic:games'."),
-    sort=string("Sort field; omit to sort by best match.", enum=["stars", "forks", "help-wanted-issues", "updated"]),
+    sort=string(
+        "Sort field; omit to sort by best match.",
+        enum=["stars", "forks", "help-wanted-issues", "updated"],
+    ),
     order=string("Sort order.", enum=["asc", "desc"], default="desc"),
     per_page=PER_PAGE,
 )
@@ -732,10 +824,24 @@ tool(
     required=["owner", "repo"],
     owner=OWNER,
     repo=REPO,
-    workflow_id=string("Workflow file name such as ci.yml, or the numeric workflow ID, to list only its runs."),
+    workflow_id=string(
+        "Workflow file name such as ci.yml, or the numeric workflow ID, to list only its runs."
+    ),
     branch=string("Only runs for this branch."),
     event=string("Only runs triggered by this event, e.g. push, pull_request, schedule."),
-    status=string("Only runs with this status or conclusion.", enum=["queued", "in_progress", "completed", "success", "failure", "cancelled", "skipped", "timed_out"]),
+    status=string(
+        "Only runs with this status or conclusion.",
+        enum=[
+            "queued",
+            "in_progress",
+            "completed",
+            "success",
+            "failure",
+            "cancelled",
+            "skipped",
+            "timed_out",
+        ],
+    ),
     per_page=PER_PAGE,
 )
 tool(
@@ -745,8 +851,12 @@ tool(
     owner=OWNER,
     repo=REPO,
     run_id=integer("ID of the workflow run.", minimum=1),
-    failed_jobs_only=boolean("Re-run only the jobs that failed and their dependents.", default=False),
-    enable_debug_logging=boolean("Turn on runner and step debug logging for the re-run.", default=False),
+    failed_jobs_only=boolean(
+        "Re-run only the jobs that failed and their dependents.", default=False
+    ),
+    enable_debug_logging=boolean(
+        "Turn on runner and step debug logging for the re-run.", default=False
+    ),
 )
 tool(
     "github.create_release",
@@ -755,12 +865,16 @@ tool(
     owner=OWNER,
     repo=REPO,
     tag_name=string("Tag for the release, e.g. v1.4.0."),
-    target_commitish=string("Branch or commit SHA to tag if the tag does not exist; defaults to the default branch."),
+    target_commitish=string(
+        "Branch or commit SHA to tag if the tag does not exist; defaults to the default branch."
+    ),
     name=string("Title of the release."),
     body=string("Release notes in Markdown."),
     draft=boolean("Save as an unpublished draft.", default=False),
     prerelease=boolean("Mark the release as a pre-release.", default=False),
-    generate_release_notes=boolean("Generate release notes from merged pull requests since the last release.", default=False),
+    generate_release_notes=boolean(
+        "Generate release notes from merged pull requests since the last release.", default=False
+    ),
 )
 
 # --- GitLab ----------------------------------------------------------------------------
@@ -776,11 +890,15 @@ tool(
     source_branch=string("Branch that holds the changes."),
     target_branch=string("Branch to merge into, e.g. main."),
     title=string("Title; prefix it with 'Draft:' to open a draft merge request."),
-    description=string("Description in GitLab Markdown; may contain quick actions such as /assign @me."),
+    description=string(
+        "Description in GitLab Markdown; may contain quick actions such as /assign @me."
+    ),
     assignee_ids=array({"type": "integer"}, "IDs of users to assign."),
     reviewer_ids=array({"type": "integer"}, "IDs of users to request reviews from."),
     labels=string("Comma-separated label names."),
-    remove_source_branch=boolean("Delete the source branch when the merge request is merged.", default=False),
+    remove_source_branch=boolean(
+        "Delete the source branch when the merge request is merged.", default=False
+    ),
     squash=boolean("Squash the commits into one on merge.", default=False),
 )
 tool(
@@ -788,11 +906,15 @@ tool(
     "Lists merge requests of a project, filtered by state, author, reviewer or labels.",
     required=["project_id"],
     project_id=PROJECT_ID,
-    state=string("Filter by state.", enum=["opened", "closed", "locked", "merged", "all"], default="opened"),
+    state=string(
+        "Filter by state.", enum=["opened", "closed", "locked", "merged", "all"], default="opened"
+    ),
     author_username=string("Only merge requests opened by this user."),
     reviewer_username=string("Only merge requests where this user is a reviewer."),
     labels=string("Comma-separated labels; merge requests must have all of them."),
-    order_by=string("Sort field.", enum=["created_at", "updated_at", "title"], default="created_at"),
+    order_by=string(
+        "Sort field.", enum=["created_at", "updated_at", "title"], default="created_at"
+    ),
     per_page=integer("Results per page.", minimum=1, maximum=100, default=20),
 )
 tool(
@@ -809,7 +931,9 @@ tool(
     required=["project_id", "merge_request_iid"],
     project_id=PROJECT_ID,
     merge_request_iid=MR_IID,
-    merge_when_pipeline_succeeds=boolean("Wait for the pipeline and merge when it passes.", default=False),
+    merge_when_pipeline_succeeds=boolean(
+        "Wait for the pipeline and merge when it passes.", default=False
+    ),
     squash=boolean("Squash the commits on merge.", default=False),
     should_remove_source_branch=boolean("Delete the source branch after merging."),
     merge_commit_message=string("Custom merge commit message."),
@@ -821,12 +945,17 @@ tool(
     project_id=PROJECT_ID,
     title=string("Title of the issue."),
     description=string("Description in GitLab Markdown, up to 1,048,576 characters."),
-    issue_type=string("Type of work item.", enum=["issue", "incident", "test_case", "task"], default="issue"),
+    issue_type=string(
+        "Type of work item.", enum=["issue", "incident", "test_case", "task"], default="issue"
+    ),
     labels=string("Comma-separated label names, e.g. bug,priority::1."),
     assignee_ids=array({"type": "integer"}, "IDs of users to assign."),
     milestone_id=integer("ID of the milestone."),
     due_date=string("Due date as YYYY-MM-DD.", fmt="date"),
-    confidential=boolean("Make the issue visible only to project members with at least Reporter access.", default=False),
+    confidential=boolean(
+        "Make the issue visible only to project members with at least Reporter access.",
+        default=False,
+    ),
     weight=integer("Weight of the issue.", minimum=0),
 )
 tool(
@@ -857,8 +986,25 @@ tool(
     required=["project_id"],
     project_id=PROJECT_ID,
     ref=string("Only pipelines for this branch or tag."),
-    status=string("Only pipelines with this status.", enum=["created", "waiting_for_resource", "preparing", "pending", "running", "success", "failed", "canceled", "skipped", "manual", "scheduled"]),
-    source=string("Only pipelines triggered this way, e.g. push, web, schedule, merge_request_event."),
+    status=string(
+        "Only pipelines with this status.",
+        enum=[
+            "created",
+            "waiting_for_resource",
+            "preparing",
+            "pending",
+            "running",
+            "success",
+            "failed",
+            "canceled",
+            "skipped",
+            "manual",
+            "scheduled",
+        ],
+    ),
+    source=string(
+        "Only pipelines triggered this way, e.g. push, web, schedule, merge_request_event."
+    ),
     per_page=integer("Results per page.", minimum=1, maximum=100, default=20),
 )
 tool(
@@ -873,7 +1019,9 @@ tool(
             required=["key", "value"],
             key=string("Variable name, e.g. DEPLOY_ENV."),
             value=string("Variable value."),
-            variable_type=string("How the runner exposes the variable.", enum=["env_var", "file"], default="env_var"),
+            variable_type=string(
+                "How the runner exposes the variable.", enum=["env_var", "file"], default="env_var"
+            ),
         ),
         "Variables available to the pipeline's jobs.",
     ),
@@ -908,8 +1056,14 @@ tool(
     required=["search"],
     search=string("Text to match against project names and paths."),
     membership=boolean("Only projects the user is a member of.", default=False),
-    visibility=string("Only projects with this visibility.", enum=["public", "internal", "private"]),
-    order_by=string("Sort field.", enum=["id", "name", "path", "created_at", "updated_at", "last_activity_at", "star_count"], default="last_activity_at"),
+    visibility=string(
+        "Only projects with this visibility.", enum=["public", "internal", "private"]
+    ),
+    order_by=string(
+        "Sort field.",
+        enum=["id", "name", "path", "created_at", "updated_at", "last_activity_at", "star_count"],
+        default="last_activity_at",
+    ),
 )
 
 # --- Jira ------------------------------------------------------------------------------
@@ -921,7 +1075,9 @@ tool(
     "Creates a Jira issue such as a bug, story, task or epic in a project. Returns the new issue's key.",
     required=["project_key", "issue_type", "summary"],
     project_key=string("Key of the project, e.g. PROJ."),
-    issue_type=string("Issue type name as configured in the project, e.g. Bug, Story, Task, Epic, Sub-task."),
+    issue_type=string(
+        "Issue type name as configured in the project, e.g. Bug, Story, Task, Epic, Sub-task."
+    ),
     summary=string("One-line summary of the issue."),
     description=string("Description in plain text or Jira wiki markup."),
     priority=string("Priority name.", enum=["Highest", "High", "Medium", "Low", "Lowest"]),
@@ -936,7 +1092,9 @@ tool(
     "Gets a Jira issue with its fields, status, assignee, comments and links.",
     required=["issue_key"],
     issue_key=ISSUE_KEY,
-    fields=string("Comma-separated field names to return, e.g. summary,status,assignee; defaults to all navigable fields."),
+    fields=string(
+        "Comma-separated field names to return, e.g. summary,status,assignee; defaults to all navigable fields."
+    ),
     expand=string("Extra data to include, e.g. changelog,renderedFields,transitions."),
 )
 tool(
@@ -948,7 +1106,10 @@ tool(
     description=string("New description."),
     priority=string("New priority.", enum=["Highest", "High", "Medium", "Low", "Lowest"]),
     labels=strings("Replaces the issue's labels."),
-    custom_fields=obj("Other fields keyed by field ID, e.g. {\"customfield_10016\": 5} for story points.", additional=True),
+    custom_fields=obj(
+        'Other fields keyed by field ID, e.g. {"customfield_10016": 5} for story points.',
+        additional=True,
+    ),
     notify_users=boolean("Send an email notification to watchers.", default=True),
 )
 tool(
@@ -962,7 +1123,9 @@ tool(
     "Moves an issue through its workflow, e.g. from To Do to In Progress or Done, optionally adding a comment and resolution.",
     required=["issue_key", "transition"],
     issue_key=ISSUE_KEY,
-    transition=string("Transition ID or name, e.g. 31 or 'Start Progress'; see jira-list-transitions."),
+    transition=string(
+        "Transition ID or name, e.g. 31 or 'Start Progress'; see jira-list-transitions."
+    ),
     comment=string("Comment to add with the transition."),
     resolution=string("Resolution to set when closing, e.g. Fixed, Won't Do, Duplicate."),
 )
@@ -970,7 +1133,9 @@ tool(
     "jira-search-issues",
     "Searches Jira issues with JQL and returns matching keys, summaries and statuses.",
     required=["jql"],
-    jql=string("JQL query, e.g. 'project = PROJ AND status = \"In Progress\" AND assignee = currentUser() ORDER BY updated DESC'."),
+    jql=string(
+        "JQL query, e.g. 'project = PROJ AND status = \"In Progress\" AND assignee = currentUser() ORDER BY updated DESC'."
+    ),
     fields=string("Comma-separated fields to return.", default="summary,status,assignee,priority"),
     max_results=integer("Maximum number of issues to return.", minimum=1, maximum=100, default=50),
     next_page_token=string("Token from the previous response to fetch the next page."),
@@ -988,7 +1153,9 @@ tool(
     "Assigns an issue to a user, or unassigns it.",
     required=["issue_key"],
     issue_key=ISSUE_KEY,
-    account_id=string("Atlassian account ID of the new assignee; omit to unassign, or '-1' for the project's default assignee."),
+    account_id=string(
+        "Atlassian account ID of the new assignee; omit to unassign, or '-1' for the project's default assignee."
+    ),
 )
 tool(
     "jira-log-work",
@@ -998,7 +1165,11 @@ tool(
     time_spent=string("Time spent in Jira duration format, e.g. '3h 20m' or '1d'."),
     started=string("When the work started, ISO 8601; defaults to now.", fmt="date-time"),
     comment=string("What was done."),
-    adjust_estimate=string("How to update the remaining estimate.", enum=["auto", "leave", "new", "manual"], default="auto"),
+    adjust_estimate=string(
+        "How to update the remaining estimate.",
+        enum=["auto", "leave", "new", "manual"],
+        default="auto",
+    ),
 )
 tool(
     "jira-link-issues",
@@ -1028,7 +1199,9 @@ tool(
     "Moves up to 50 issues into a sprint, or back to the backlog.",
     required=["issue_keys"],
     issue_keys=strings("Keys of the issues to move.", min_items=1, max_items=50),
-    sprint_id=integer("ID of the target sprint; omit to move the issues to the backlog.", minimum=1),
+    sprint_id=integer(
+        "ID of the target sprint; omit to move the issues to the backlog.", minimum=1
+    ),
 )
 tool(
     "jira-get-project",
@@ -1048,7 +1221,9 @@ tool(
     team_id=string("ID or key of the team, e.g. ENG."),
     title=string("Title of the issue."),
     description=string("Description in Markdown."),
-    priority=integer("0 no priority, 1 urgent, 2 high, 3 medium, 4 low.", enum=[0, 1, 2, 3, 4], default=0),
+    priority=integer(
+        "0 no priority, 1 urgent, 2 high, 3 medium, 4 low.", enum=[0, 1, 2, 3, 4], default=0
+    ),
     assignee_id=string("ID of the user to assign, or 'me'."),
     state_id=string("ID of the workflow state; defaults to the team's first backlog state."),
     label_ids=strings("IDs of labels to apply."),
@@ -1082,7 +1257,10 @@ tool(
     "Searches Linear issues by text and filters such as team, status type and assignee.",
     query=string("Text to match in titles and descriptions."),
     team_key=string("Only issues of this team, e.g. ENG."),
-    state_type=string("Only issues whose status is of this type.", enum=["triage", "backlog", "unstarted", "started", "completed", "canceled"]),
+    state_type=string(
+        "Only issues whose status is of this type.",
+        enum=["triage", "backlog", "unstarted", "started", "completed", "canceled"],
+    ),
     assignee=string("Assignee's email or display name, or 'me'."),
     first=integer("Number of issues to return.", minimum=1, maximum=250, default=50),
 )
@@ -1121,7 +1299,9 @@ tool(
     "Lists a team's cycles (sprints) with their numbers, dates and progress.",
     required=["team_id"],
     team_id=string("ID or key of the team."),
-    filter=string("Which cycles to return.", enum=["current", "next", "previous", "all"], default="current"),
+    filter=string(
+        "Which cycles to return.", enum=["current", "next", "previous", "all"], default="current"
+    ),
 )
 tool(
     "linear_archive_issue",
@@ -1132,19 +1312,33 @@ tool(
 
 # --- Google Calendar (camelCase names, as in the Calendar API's method names) -----------
 
-CALENDAR_ID = string("Calendar identifier: 'primary' for the user's main calendar, or an ID such as team@group.calendar.google.com.", default="primary")
+CALENDAR_ID = string(
+    "Calendar identifier: 'primary' for the user's main calendar, or an ID such as team@group.calendar.google.com.",
+    default="primary",
+)
 EVENT_ID = string("Identifier of the event.")
-SEND_UPDATES = string("Who receives email notifications about the change.", enum=["all", "externalOnly", "none"], default="none")
+SEND_UPDATES = string(
+    "Who receives email notifications about the change.",
+    enum=["all", "externalOnly", "none"],
+    default="none",
+)
 
 tool(
     "calendarListEvents",
     "Lists events on a Google Calendar between two times, optionally matching a text query. Recurring events can be expanded into single instances.",
     calendarId=CALENDAR_ID,
-    timeMin=string("Lower bound (exclusive) on an event's end time, RFC 3339, e.g. 2024-06-01T00:00:00Z.", fmt="date-time"),
+    timeMin=string(
+        "Lower bound (exclusive) on an event's end time, RFC 3339, e.g. 2024-06-01T00:00:00Z.",
+        fmt="date-time",
+    ),
     timeMax=string("Upper bound (exclusive) on an event's start time, RFC 3339.", fmt="date-time"),
     q=string("Free-text search over summary, description, location and attendees."),
     singleEvents=boolean("Expand recurring events into their instances.", default=True),
-    orderBy=string("Sort order; startTime needs singleEvents.", enum=["startTime", "updated"], default="startTime"),
+    orderBy=string(
+        "Sort order; startTime needs singleEvents.",
+        enum=["startTime", "updated"],
+        default="startTime",
+    ),
     maxResults=integer("Maximum number of events to return.", minimum=1, maximum=2500, default=250),
     timeZone=string("IANA time zone for the response, e.g. Europe/Berlin."),
 )
@@ -1167,10 +1361,19 @@ tool(
     description=string("Description; may contain HTML."),
     location=string("Geographic location or room as free text."),
     attendees=strings("Email addresses of people to invite.", fmt="email"),
-    recurrence=strings("RRULE, EXRULE, RDATE or EXDATE lines, e.g. [\"RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10\"]."),
+    recurrence=strings(
+        'RRULE, EXRULE, RDATE or EXDATE lines, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10"].'
+    ),
     addGoogleMeet=boolean("Create a Google Meet conference for the event.", default=False),
-    reminderMinutes=array({"type": "integer", "minimum": 0, "maximum": 40320}, "Popup reminders, in minutes before the start; omit for the calendar's defaults."),
-    visibility=string("Visibility of the event.", enum=["default", "public", "private", "confidential"], default="default"),
+    reminderMinutes=array(
+        {"type": "integer", "minimum": 0, "maximum": 40320},
+        "Popup reminders, in minutes before the start; omit for the calendar's defaults.",
+    ),
+    visibility=string(
+        "Visibility of the event.",
+        enum=["default", "public", "private", "confidential"],
+        default="default",
+    ),
     sendUpdates=SEND_UPDATES,
 )
 tool(
@@ -1218,13 +1421,20 @@ tool(
     required=["timeMin", "timeMax", "items"],
     timeMin=string("Start of the interval, RFC 3339.", fmt="date-time"),
     timeMax=string("End of the interval, RFC 3339.", fmt="date-time"),
-    items=strings("Calendar IDs or email addresses to query, e.g. [\"primary\", \"ana@example.com\"].", min_items=1, max_items=50),
+    items=strings(
+        'Calendar IDs or email addresses to query, e.g. ["primary", "ana@example.com"].',
+        min_items=1,
+        max_items=50,
+    ),
     timeZone=string("Time zone used in the response.", default="UTC"),
 )
 tool(
     "calendarListCalendars",
     "Lists the calendars in the user's calendar list with their IDs, names, colours and access roles.",
-    minAccessRole=string("Only calendars on which the user has at least this role.", enum=["freeBusyReader", "reader", "writer", "owner"]),
+    minAccessRole=string(
+        "Only calendars on which the user has at least this role.",
+        enum=["freeBusyReader", "reader", "writer", "owner"],
+    ),
     showHidden=boolean("Include calendars hidden from the list.", default=False),
 )
 tool(
@@ -1254,7 +1464,11 @@ ATTENDEES = array(
         required=["email"],
         email=string("Email address of the attendee.", fmt="email"),
         name=string("Display name."),
-        type=string("Attendance type; resource for rooms and equipment.", enum=["required", "optional", "resource"], default="required"),
+        type=string(
+            "Attendance type; resource for rooms and equipment.",
+            enum=["required", "optional", "resource"],
+            default="required",
+        ),
     ),
     "People, rooms or equipment to invite.",
 )
@@ -1263,7 +1477,9 @@ tool(
     "outlook_calendar_list_events",
     "Lists events in the user's Outlook calendar within a time window, with recurring events expanded into occurrences.",
     required=["start_datetime", "end_datetime"],
-    start_datetime=string("Start of the window, ISO 8601, e.g. 2024-06-03T00:00:00.", fmt="date-time"),
+    start_datetime=string(
+        "Start of the window, ISO 8601, e.g. 2024-06-03T00:00:00.", fmt="date-time"
+    ),
     end_datetime=string("End of the window, ISO 8601.", fmt="date-time"),
     calendar_id=string("ID of a specific calendar; defaults to the user's default calendar."),
     time_zone=string("Windows or IANA time zone for returned times, e.g. Pacific Standard Time."),
@@ -1274,18 +1490,33 @@ tool(
     "Creates an event in the user's Outlook calendar and sends invitations to attendees. Can create a Teams meeting for it.",
     required=["subject", "start", "end"],
     subject=string("Subject of the event."),
-    start=string("Start date and time without offset, e.g. 2024-06-03T14:00:00; interpreted in time_zone.", fmt="date-time"),
+    start=string(
+        "Start date and time without offset, e.g. 2024-06-03T14:00:00; interpreted in time_zone.",
+        fmt="date-time",
+    ),
     end=string("End date and time without offset.", fmt="date-time"),
-    time_zone=string("Time zone of start and end, e.g. W. Europe Standard Time or Europe/Paris.", default="UTC"),
+    time_zone=string(
+        "Time zone of start and end, e.g. W. Europe Standard Time or Europe/Paris.", default="UTC"
+    ),
     body=string("Body of the event."),
     body_content_type=string("Format of body.", enum=["text", "html"], default="text"),
     location=string("Display name of the location."),
     attendees=ATTENDEES,
     is_online_meeting=boolean("Create an online meeting for the event.", default=False),
-    online_meeting_provider=string("Online meeting service.", enum=["teamsForBusiness", "skypeForBusiness", "skypeForConsumer"], default="teamsForBusiness"),
-    show_as=string("How the time shows in the organizer's free/busy.", enum=["free", "tentative", "busy", "oof", "workingElsewhere"], default="busy"),
+    online_meeting_provider=string(
+        "Online meeting service.",
+        enum=["teamsForBusiness", "skypeForBusiness", "skypeForConsumer"],
+        default="teamsForBusiness",
+    ),
+    show_as=string(
+        "How the time shows in the organizer's free/busy.",
+        enum=["free", "tentative", "busy", "oof", "workingElsewhere"],
+        default="busy",
+    ),
     is_all_day=boolean("All-day event; start and end must then be midnight.", default=False),
-    reminder_minutes_before_start=integer("Minutes before the start to show a reminder.", minimum=0, default=15),
+    reminder_minutes_before_start=integer(
+        "Minutes before the start to show a reminder.", minimum=0, default=15
+    ),
 )
 tool(
     "outlook_calendar_update_event",
@@ -1326,31 +1557,54 @@ tool(
     duration_minutes=integer("Length of the meeting.", minimum=5, maximum=1440, default=30),
     window_start=string("Earliest acceptable start, ISO 8601.", fmt="date-time"),
     window_end=string("Latest acceptable end, ISO 8601.", fmt="date-time"),
-    activity_domain=string("Hours to consider: attendees' work hours, personal hours, or any time.", enum=["work", "personal", "unrestricted"], default="work"),
-    minimum_attendee_percentage=number("Lowest share of attendees (0-100) who must be free for a slot to be suggested.", minimum=0, maximum=100, default=100),
+    activity_domain=string(
+        "Hours to consider: attendees' work hours, personal hours, or any time.",
+        enum=["work", "personal", "unrestricted"],
+        default="work",
+    ),
+    minimum_attendee_percentage=number(
+        "Lowest share of attendees (0-100) who must be free for a slot to be suggested.",
+        minimum=0,
+        maximum=100,
+        default=100,
+    ),
     max_candidates=integer("Maximum number of suggestions.", minimum=1, maximum=20, default=5),
 )
 tool(
     "outlook_calendar_get_schedule",
     "Gets the free/busy availability of users, distribution lists or rooms over a time window.",
     required=["schedules", "start", "end"],
-    schedules=strings("Email addresses of the users, lists or room mailboxes.", fmt="email", min_items=1, max_items=100),
+    schedules=strings(
+        "Email addresses of the users, lists or room mailboxes.",
+        fmt="email",
+        min_items=1,
+        max_items=100,
+    ),
     start=string("Start of the window.", fmt="date-time"),
     end=string("End of the window.", fmt="date-time"),
     time_zone=string("Time zone of start and end.", default="UTC"),
-    interval_minutes=integer("Length of each slot in the returned availability view.", minimum=5, maximum=1440, default=30),
+    interval_minutes=integer(
+        "Length of each slot in the returned availability view.",
+        minimum=5,
+        maximum=1440,
+        default=30,
+    ),
 )
 tool(
     "outlook_calendar_list_calendars",
     "Lists the user's Outlook calendars, including calendars shared with them, with IDs, names and owners.",
-    include_shared=boolean("Include calendars other people have shared with the user.", default=True),
+    include_shared=boolean(
+        "Include calendars other people have shared with the user.", default=True
+    ),
 )
 tool(
     "outlook_calendar_forward_event",
     "Forwards a meeting invitation to other people on behalf of the attendee or organizer.",
     required=["event_id", "to_recipients"],
     event_id=OUTLOOK_EVENT,
-    to_recipients=strings("Email addresses to forward the invitation to.", fmt="email", min_items=1),
+    to_recipients=strings(
+        "Email addresses to forward the invitation to.", fmt="email", min_items=1
+    ),
     comment=string("Message to include with the forwarded invitation."),
 )
 
@@ -1375,9 +1629,13 @@ tool(
     "gmail_search_messages",
     "Searches the mailbox with Gmail search operators and returns matching message IDs, senders, subjects and snippets.",
     required=["query"],
-    query=string("Gmail search query, e.g. 'from:billing@stripe.com has:attachment after:2024/05/01 is:unread'."),
-    max_results=integer("Maximum number of messages to return.", minimum=1, maximum=500, default=20),
-    label_ids=strings("Only messages with all of these label IDs, e.g. [\"INBOX\", \"IMPORTANT\"]."),
+    query=string(
+        "Gmail search query, e.g. 'from:billing@stripe.com has:attachment after:2024/05/01 is:unread'."
+    ),
+    max_results=integer(
+        "Maximum number of messages to return.", minimum=1, maximum=500, default=20
+    ),
+    label_ids=strings('Only messages with all of these label IDs, e.g. ["INBOX", "IMPORTANT"].'),
     include_spam_trash=boolean("Also search Spam and Trash.", default=False),
     page_token=string("Token for the next page of results."),
 )
@@ -1386,14 +1644,20 @@ tool(
     "Reads one email: headers, plain-text and HTML body, labels and the list of attachments.",
     required=["message_id"],
     message_id=MESSAGE_ID,
-    format=string("How much of the message to return.", enum=["full", "metadata", "minimal", "raw"], default="full"),
+    format=string(
+        "How much of the message to return.",
+        enum=["full", "metadata", "minimal", "raw"],
+        default="full",
+    ),
 )
 tool(
     "gmail_get_thread",
     "Reads a whole email conversation (thread) with all its messages in order.",
     required=["thread_id"],
     thread_id=string("ID of the thread."),
-    format=string("How much of each message to return.", enum=["full", "metadata", "minimal"], default="full"),
+    format=string(
+        "How much of each message to return.", enum=["full", "metadata", "minimal"], default="full"
+    ),
 )
 tool(
     "gmail_reply_to_message",
@@ -1425,8 +1689,8 @@ tool(
     "Adds or removes labels on messages. Removing UNREAD marks them read; removing INBOX archives them.",
     required=["message_ids"],
     message_ids=strings("IDs of the messages to change.", min_items=1, max_items=1000),
-    add_label_ids=strings("Label IDs to add, e.g. [\"STARRED\", \"Label_12\"]."),
-    remove_label_ids=strings("Label IDs to remove, e.g. [\"UNREAD\", \"INBOX\"]."),
+    add_label_ids=strings('Label IDs to add, e.g. ["STARRED", "Label_12"].'),
+    remove_label_ids=strings('Label IDs to remove, e.g. ["UNREAD", "INBOX"].'),
 )
 tool(
     "gmail_trash_message",
@@ -1444,8 +1708,14 @@ tool(
     "Creates a user label, for example to file messages from a project or client.",
     required=["name"],
     name=string("Display name; use slashes for nesting, e.g. Clients/Acme."),
-    label_list_visibility=string("Whether the label shows in the label list.", enum=["labelShow", "labelShowIfUnread", "labelHide"], default="labelShow"),
-    message_list_visibility=string("Whether the label shows on messages in the list.", enum=["show", "hide"], default="show"),
+    label_list_visibility=string(
+        "Whether the label shows in the label list.",
+        enum=["labelShow", "labelShowIfUnread", "labelHide"],
+        default="labelShow",
+    ),
+    message_list_visibility=string(
+        "Whether the label shows on messages in the list.", enum=["show", "hide"], default="show"
+    ),
     background_color=string("Background colour as hex from Gmail's palette, e.g. #16a765."),
 )
 tool(
@@ -1466,7 +1736,9 @@ tool(
     has_attachment=boolean("Match only messages with attachments."),
     add_label_ids=strings("Labels to apply to matching messages."),
     remove_label_ids=strings("Labels to remove, e.g. INBOX to skip the inbox."),
-    forward_to=string("Address to forward matches to; it must be a verified forwarding address.", fmt="email"),
+    forward_to=string(
+        "Address to forward matches to; it must be a verified forwarding address.", fmt="email"
+    ),
 )
 
 # --- Google Drive ----------------------------------------------------------------------
@@ -1476,10 +1748,14 @@ FILE_ID = string("ID of the Drive file or folder, e.g. 1A2b3C4d5E6f7G8h9I0jKlMnO
 tool(
     "gdrive_search_files",
     "Searches Google Drive for files and folders with Drive query syntax and returns their IDs, names, types and owners.",
-    query=string("Drive query, e.g. \"name contains 'budget' and mimeType = 'application/vnd.google-apps.spreadsheet' and trashed = false\"."),
+    query=string(
+        "Drive query, e.g. \"name contains 'budget' and mimeType = 'application/vnd.google-apps.spreadsheet' and trashed = false\"."
+    ),
     page_size=integer("Maximum number of files to return.", minimum=1, maximum=1000, default=50),
     order_by=string("Comma-separated sort keys, e.g. 'modifiedTime desc,name'."),
-    corpora=string("Which files to search.", enum=["user", "drive", "domain", "allDrives"], default="user"),
+    corpora=string(
+        "Which files to search.", enum=["user", "drive", "domain", "allDrives"], default="user"
+    ),
     drive_id=string("ID of a shared drive, with corpora=drive."),
     page_token=string("Token for the next page."),
 )
@@ -1488,7 +1764,10 @@ tool(
     "Gets a Drive file's metadata: name, MIME type, size, owners, parents, sharing and modification time.",
     required=["file_id"],
     file_id=FILE_ID,
-    fields=string("Comma-separated fields to return.", default="id,name,mimeType,size,modifiedTime,owners,parents,webViewLink"),
+    fields=string(
+        "Comma-separated fields to return.",
+        default="id,name,mimeType,size,modifiedTime,owners,parents,webViewLink",
+    ),
 )
 tool(
     "gdrive_download_file",
@@ -1517,7 +1796,9 @@ tool(
     name=string("Name in Drive; defaults to the local file name."),
     parent_folder_id=string("ID of the folder to upload into; defaults to My Drive."),
     mime_type=string("MIME type of the content; detected from the file when omitted."),
-    convert=boolean("Convert to the matching Google Workspace format (e.g. .docx to Docs).", default=False),
+    convert=boolean(
+        "Convert to the matching Google Workspace format (e.g. .docx to Docs).", default=False
+    ),
 )
 tool(
     "gdrive_create_folder",
@@ -1550,7 +1831,10 @@ tool(
     "Shares a Drive file or folder with a user, group, domain or anyone with the link.",
     required=["file_id", "role", "type"],
     file_id=FILE_ID,
-    role=string("Access level to grant.", enum=["reader", "commenter", "writer", "fileOrganizer", "organizer", "owner"]),
+    role=string(
+        "Access level to grant.",
+        enum=["reader", "commenter", "writer", "fileOrganizer", "organizer", "owner"],
+    ),
     type=string("Who the permission is for.", enum=["user", "group", "domain", "anyone"]),
     email_address=string("Email of the user or group, for type user or group.", fmt="email"),
     domain=string("Domain name, for type domain, e.g. example.com."),
@@ -1575,12 +1859,16 @@ tool(
     "Lists the saved revisions of a Drive file with their modification times and authors.",
     required=["file_id"],
     file_id=FILE_ID,
-    page_size=integer("Maximum number of revisions to return.", minimum=1, maximum=1000, default=200),
+    page_size=integer(
+        "Maximum number of revisions to return.", minimum=1, maximum=1000, default=200
+    ),
 )
 
 # --- Dropbox ---------------------------------------------------------------------------
 
-DBX_PATH = string("Path in the user's Dropbox, starting with a slash, e.g. /Reports/2024/q2.pdf, or an id:... file ID.")
+DBX_PATH = string(
+    "Path in the user's Dropbox, starting with a slash, e.g. /Reports/2024/q2.pdf, or an id:... file ID."
+)
 
 tool(
     "dropbox_upload_file",
@@ -1588,7 +1876,11 @@ tool(
     required=["local_path", "dropbox_path"],
     local_path=string("Path of the local file."),
     dropbox_path=DBX_PATH,
-    mode=string("What to do if a file exists at the path.", enum=["add", "overwrite", "update"], default="add"),
+    mode=string(
+        "What to do if a file exists at the path.",
+        enum=["add", "overwrite", "update"],
+        default="add",
+    ),
     autorename=boolean("On conflict, rename the upload, e.g. 'report (1).pdf'.", default=False),
     mute=boolean("Do not notify the user's devices about the change.", default=False),
 )
@@ -1607,7 +1899,9 @@ tool(
     path=string("Folder path; use an empty string for the root.", default=""),
     recursive=boolean("Include the contents of subfolders.", default=False),
     include_deleted=boolean("Include entries for deleted files.", default=False),
-    limit=integer("Approximate maximum number of entries per call.", minimum=1, maximum=2000, default=500),
+    limit=integer(
+        "Approximate maximum number of entries per call.", minimum=1, maximum=2000, default=500
+    ),
     cursor=string("Cursor from a previous call, to continue listing."),
 )
 tool(
@@ -1616,8 +1910,22 @@ tool(
     required=["query"],
     query=string("Text to search for."),
     path=string("Limit the search to this folder."),
-    file_extensions=strings("Only files with these extensions, e.g. [\"pdf\", \"docx\"]."),
-    file_categories=strings("Only these kinds of file.", enum=["image", "document", "pdf", "spreadsheet", "presentation", "audio", "video", "folder", "paper", "others"]),
+    file_extensions=strings('Only files with these extensions, e.g. ["pdf", "docx"].'),
+    file_categories=strings(
+        "Only these kinds of file.",
+        enum=[
+            "image",
+            "document",
+            "pdf",
+            "spreadsheet",
+            "presentation",
+            "audio",
+            "video",
+            "folder",
+            "paper",
+            "others",
+        ],
+    ),
     max_results=integer("Maximum number of matches.", minimum=1, maximum=1000, default=100),
 )
 tool(
@@ -1625,7 +1933,9 @@ tool(
     "Creates a folder at a Dropbox path, including any missing parent folders.",
     required=["path"],
     path=DBX_PATH,
-    autorename=boolean("If the folder exists, create one with a new name instead of failing.", default=False),
+    autorename=boolean(
+        "If the folder exists, create one with a new name instead of failing.", default=False
+    ),
 )
 tool(
     "dropbox_move",
@@ -1634,7 +1944,9 @@ tool(
     from_path=string("Current path."),
     to_path=string("New path."),
     autorename=boolean("Rename on conflict instead of failing.", default=False),
-    allow_ownership_transfer=boolean("Allow moves that change the file's owner, e.g. into a shared folder.", default=False),
+    allow_ownership_transfer=boolean(
+        "Allow moves that change the file's owner, e.g. into a shared folder.", default=False
+    ),
 )
 tool(
     "dropbox_copy",
@@ -1722,7 +2034,12 @@ tool(
     required=["path"],
     path=FS_PATH,
     show_hidden=boolean("Include entries whose names start with a dot.", default=False),
-    depth=integer("How many levels to descend; 1 lists only the directory itself.", minimum=1, maximum=10, default=1),
+    depth=integer(
+        "How many levels to descend; 1 lists only the directory itself.",
+        minimum=1,
+        maximum=10,
+        default=1,
+    ),
 )
 tool(
     "fs_create_directory",
@@ -1760,7 +2077,7 @@ tool(
     required=["pattern"],
     pattern=string("Glob pattern, e.g. **/*.md or src/**/test_*.py."),
     root=string("Directory to search under.", default="."),
-    exclude=strings("Glob patterns to skip, e.g. [\"**/node_modules/**\", \"**/.git/**\"]."),
+    exclude=strings('Glob patterns to skip, e.g. ["**/node_modules/**", "**/.git/**"].'),
     max_results=integer("Stop after this many matches.", minimum=1, default=200),
 )
 tool(
@@ -1771,7 +2088,9 @@ tool(
     path=string("File or directory to search.", default="."),
     include=string("Only search files matching this glob, e.g. *.ts."),
     case_insensitive=boolean("Ignore case.", default=False),
-    context_lines=integer("Lines of context to show around each match.", minimum=0, maximum=20, default=0),
+    context_lines=integer(
+        "Lines of context to show around each match.", minimum=0, maximum=20, default=0
+    ),
     max_matches=integer("Stop after this many matching lines.", minimum=1, default=500),
 )
 tool(
@@ -1779,22 +2098,33 @@ tool(
     "Returns metadata for a path: type, size, permissions, owner and creation, modification and access times.",
     required=["path"],
     path=FS_PATH,
-    follow_symlinks=boolean("Describe the target of a symbolic link rather than the link.", default=True),
+    follow_symlinks=boolean(
+        "Describe the target of a symbolic link rather than the link.", default=True
+    ),
 )
 tool(
     "fs_compute_checksum",
     "Computes a cryptographic hash of a file, e.g. to verify a download.",
     required=["path"],
     path=FS_PATH,
-    algorithm=string("Hash algorithm.", enum=["md5", "sha1", "sha256", "sha512", "blake2b"], default="sha256"),
+    algorithm=string(
+        "Hash algorithm.", enum=["md5", "sha1", "sha256", "sha512", "blake2b"], default="sha256"
+    ),
 )
 
 # --- Stripe ----------------------------------------------------------------------------
 
 CUSTOMER = string("ID of the Stripe customer, e.g. cus_NffrFeUfNV2Hib.")
-CURRENCY = string("Three-letter ISO currency code in lowercase, e.g. usd, eur, gbp.", pattern="^[a-z]{3}$")
-AMOUNT = integer("Amount in the currency's smallest unit, e.g. 1999 for $19.99 or 500 for ¥500.", minimum=0)
-STRIPE_METADATA = obj("Up to 50 key-value pairs stored with the object, e.g. {\"order_id\": \"6735\"}.", additional={"type": "string"})
+CURRENCY = string(
+    "Three-letter ISO currency code in lowercase, e.g. usd, eur, gbp.", pattern="^[a-z]{3}$"
+)
+AMOUNT = integer(
+    "Amount in the currency's smallest unit, e.g. 1999 for $19.99 or 500 for ¥500.", minimum=0
+)
+STRIPE_METADATA = obj(
+    'Up to 50 key-value pairs stored with the object, e.g. {"order_id": "6735"}.',
+    additional={"type": "string"},
+)
 
 tool(
     "stripe_create_customer",
@@ -1832,10 +2162,16 @@ tool(
     customer=CUSTOMER,
     payment_method=string("ID of the PaymentMethod to charge."),
     confirm=boolean("Confirm the PaymentIntent immediately.", default=False),
-    capture_method=string("automatic charges at once; manual only authorizes, to capture later.", enum=["automatic", "automatic_async", "manual"], default="automatic"),
+    capture_method=string(
+        "automatic charges at once; manual only authorizes, to capture later.",
+        enum=["automatic", "automatic_async", "manual"],
+        default="automatic",
+    ),
     description=string("Description shown in the Dashboard and on receipts."),
     receipt_email=string("Where to send the receipt.", fmt="email"),
-    statement_descriptor_suffix=string("Text appended to the statement descriptor on card statements.", max_length=22),
+    statement_descriptor_suffix=string(
+        "Text appended to the statement descriptor on card statements.", max_length=22
+    ),
     metadata=STRIPE_METADATA,
 )
 tool(
@@ -1843,15 +2179,22 @@ tool(
     "Captures the funds of a PaymentIntent that was authorized with capture_method=manual.",
     required=["payment_intent"],
     payment_intent=string("ID of the PaymentIntent, e.g. pi_3MtwBwLkdIwHu7ix28a3tqPa."),
-    amount_to_capture=integer("Amount to capture, at most the authorized amount; defaults to all of it.", minimum=1),
+    amount_to_capture=integer(
+        "Amount to capture, at most the authorized amount; defaults to all of it.", minimum=1
+    ),
 )
 tool(
     "stripe_create_refund",
     "Refunds a charge fully or partly. Refunds go back to the original payment method and may take 5-10 business days to appear.",
     required=["payment_intent"],
     payment_intent=string("ID of the PaymentIntent to refund."),
-    amount=integer("Amount to refund in the smallest currency unit; defaults to the full remaining amount.", minimum=1),
-    reason=string("Why the payment is refunded.", enum=["duplicate", "fraudulent", "requested_by_customer"]),
+    amount=integer(
+        "Amount to refund in the smallest currency unit; defaults to the full remaining amount.",
+        minimum=1,
+    ),
+    reason=string(
+        "Why the payment is refunded.", enum=["duplicate", "fraudulent", "requested_by_customer"]
+    ),
     metadata=STRIPE_METADATA,
 )
 tool(
@@ -1862,7 +2205,9 @@ tool(
     description=string("Description shown to customers."),
     active=boolean("Whether the product can be bought.", default=True),
     images=strings("URLs of up to 8 product images.", fmt="uri", max_items=8),
-    tax_code=string("Stripe Tax code, e.g. txcd_10000000 for general electronically supplied services."),
+    tax_code=string(
+        "Stripe Tax code, e.g. txcd_10000000 for general electronically supplied services."
+    ),
 )
 tool(
     "stripe_create_price",
@@ -1871,8 +2216,15 @@ tool(
     product=string("ID of the product, e.g. prod_NWjs8kKbJWmuuc."),
     unit_amount=AMOUNT,
     currency=CURRENCY,
-    recurring_interval=string("Billing frequency for a recurring price; omit for a one-time price.", enum=["day", "week", "month", "year"]),
-    interval_count=integer("Number of intervals between billings, e.g. 3 with month for quarterly.", minimum=1, default=1),
+    recurring_interval=string(
+        "Billing frequency for a recurring price; omit for a one-time price.",
+        enum=["day", "week", "month", "year"],
+    ),
+    interval_count=integer(
+        "Number of intervals between billings, e.g. 3 with month for quarterly.",
+        minimum=1,
+        default=1,
+    ),
     nickname=string("Internal name of the price."),
     lookup_key=string("Key to fetch the price by, e.g. pro_monthly."),
 )
@@ -1892,8 +2244,14 @@ tool(
         min_items=1,
         max_items=20,
     ),
-    trial_period_days=integer("Days of free trial before the first charge.", minimum=0, maximum=730),
-    collection_method=string("Charge the default payment method, or email invoices to pay.", enum=["charge_automatically", "send_invoice"], default="charge_automatically"),
+    trial_period_days=integer(
+        "Days of free trial before the first charge.", minimum=0, maximum=730
+    ),
+    collection_method=string(
+        "Charge the default payment method, or email invoices to pay.",
+        enum=["charge_automatically", "send_invoice"],
+        default="charge_automatically",
+    ),
     days_until_due=integer("Days to pay an invoice, with send_invoice.", minimum=0),
     coupon=string("ID of a coupon to apply."),
     metadata=STRIPE_METADATA,
@@ -1903,8 +2261,12 @@ tool(
     "Cancels a customer's subscription, immediately or at the end of the current billing period.",
     required=["subscription"],
     subscription=string("ID of the subscription, e.g. sub_1MowQVLkdIwHu7ixeRlqHVzs."),
-    at_period_end=boolean("Keep the subscription active until the end of the paid period.", default=False),
-    invoice_now=boolean("When cancelling immediately, invoice any pending usage now.", default=False),
+    at_period_end=boolean(
+        "Keep the subscription active until the end of the paid period.", default=False
+    ),
+    invoice_now=boolean(
+        "When cancelling immediately, invoice any pending usage now.", default=False
+    ),
     prorate=boolean("When cancelling immediately, credit the unused time.", default=False),
     cancellation_comment=string("Customer's reason for cancelling, stored for reporting."),
 )
@@ -1913,10 +2275,16 @@ tool(
     "Creates a draft invoice for a customer, collecting their pending invoice items. Finalize it to send or charge it.",
     required=["customer"],
     customer=CUSTOMER,
-    collection_method=string("Charge automatically or email the invoice for payment.", enum=["charge_automatically", "send_invoice"], default="charge_automatically"),
+    collection_method=string(
+        "Charge automatically or email the invoice for payment.",
+        enum=["charge_automatically", "send_invoice"],
+        default="charge_automatically",
+    ),
     days_until_due=integer("Days until the invoice is due, with send_invoice.", minimum=0),
     description=string("Memo shown on the invoice."),
-    auto_advance=boolean("Let Stripe finalize and collect the invoice automatically.", default=True),
+    auto_advance=boolean(
+        "Let Stripe finalize and collect the invoice automatically.", default=True
+    ),
     metadata=STRIPE_METADATA,
 )
 tool(
@@ -1926,7 +2294,9 @@ tool(
     customer=CUSTOMER,
     invoice=string("ID of a draft invoice to add to; defaults to the customer's next invoice."),
     price=string("ID of a price to bill."),
-    amount=integer("Amount in the smallest currency unit if no price is given; negative for a credit."),
+    amount=integer(
+        "Amount in the smallest currency unit if no price is given; negative for a credit."
+    ),
     currency=CURRENCY,
     description=string("Line item description."),
     quantity=integer("Quantity of the price.", minimum=1, default=1),
@@ -1936,7 +2306,9 @@ tool(
     "Finalizes a draft invoice so it can be paid; with send_invoice collection it is emailed to the customer.",
     required=["invoice"],
     invoice=string("ID of the draft invoice, e.g. in_1MtHbELkdIwHu7ixl4OzzPMv."),
-    auto_advance=boolean("Attempt payment or send the invoice automatically after finalizing.", default=True),
+    auto_advance=boolean(
+        "Attempt payment or send the invoice automatically after finalizing.", default=True
+    ),
 )
 tool(
     "stripe_create_payment_link",
@@ -1954,14 +2326,19 @@ tool(
         max_items=20,
     ),
     allow_promotion_codes=boolean("Let customers enter promotion codes.", default=False),
-    redirect_url=string("Where to send the customer after payment; defaults to a Stripe confirmation page.", fmt="uri"),
+    redirect_url=string(
+        "Where to send the customer after payment; defaults to a Stripe confirmation page.",
+        fmt="uri",
+    ),
 )
 tool(
     "stripe_create_coupon",
     "Creates a coupon that takes a percentage or a fixed amount off invoices, once, for several months or forever.",
     required=["duration"],
     percent_off=number("Percentage taken off, e.g. 25.5.", minimum=0, maximum=100),
-    amount_off=integer("Amount taken off in the smallest currency unit; needs currency.", minimum=1),
+    amount_off=integer(
+        "Amount taken off in the smallest currency unit; needs currency.", minimum=1
+    ),
     currency=CURRENCY,
     duration=string("How long the discount lasts.", enum=["once", "repeating", "forever"]),
     duration_in_months=integer("Months the discount lasts, with repeating.", minimum=1),
@@ -1971,19 +2348,29 @@ tool(
 tool(
     "stripe_retrieve_balance",
     "Returns the Stripe account's available and pending balance per currency.",
-    stripe_account=string("Connected account ID (acct_...) to read the balance of, instead of your own."),
+    stripe_account=string(
+        "Connected account ID (acct_...) to read the balance of, instead of your own."
+    ),
 )
 
 # --- PayPal ----------------------------------------------------------------------------
 
-PAYPAL_AMOUNT = string("Amount as a decimal string, e.g. 49.99.", pattern="^[0-9]+(\\.[0-9]{1,2})?$")
-PAYPAL_CURRENCY = string("Three-letter ISO currency code, e.g. USD.", default="USD", pattern="^[A-Z]{3}$")
+PAYPAL_AMOUNT = string(
+    "Amount as a decimal string, e.g. 49.99.", pattern="^[0-9]+(\\.[0-9]{1,2})?$"
+)
+PAYPAL_CURRENCY = string(
+    "Three-letter ISO currency code, e.g. USD.", default="USD", pattern="^[A-Z]{3}$"
+)
 
 tool(
     "paypal_create_order",
     "Creates a PayPal checkout order and returns the approval link the buyer must visit to pay.",
     required=["amount"],
-    intent=string("Capture the payment right after approval, or only authorize it.", enum=["CAPTURE", "AUTHORIZE"], default="CAPTURE"),
+    intent=string(
+        "Capture the payment right after approval, or only authorize it.",
+        enum=["CAPTURE", "AUTHORIZE"],
+        default="CAPTURE",
+    ),
     amount=PAYPAL_AMOUNT,
     currency_code=PAYPAL_CURRENCY,
     description=string("Description of the purchase, shown to the buyer."),
@@ -2023,7 +2410,9 @@ tool(
         obj(
             "One payment.",
             required=["receiver", "amount"],
-            recipient_type=string("What receiver holds.", enum=["EMAIL", "PHONE", "PAYPAL_ID"], default="EMAIL"),
+            recipient_type=string(
+                "What receiver holds.", enum=["EMAIL", "PHONE", "PAYPAL_ID"], default="EMAIL"
+            ),
             receiver=string("Recipient's email, phone number or PayPal ID."),
             amount=PAYPAL_AMOUNT,
             currency=PAYPAL_CURRENCY,
@@ -2052,7 +2441,11 @@ tool(
         min_items=1,
     ),
     currency_code=PAYPAL_CURRENCY,
-    payment_term=string("When payment is due.", enum=["DUE_ON_RECEIPT", "NET_10", "NET_15", "NET_30", "NET_45", "NET_60", "NET_90"], default="DUE_ON_RECEIPT"),
+    payment_term=string(
+        "When payment is due.",
+        enum=["DUE_ON_RECEIPT", "NET_10", "NET_15", "NET_30", "NET_45", "NET_60", "NET_90"],
+        default="DUE_ON_RECEIPT",
+    ),
     note=string("Note to the recipient."),
     invoice_number=string("Invoice number; generated if omitted."),
 )
@@ -2069,9 +2462,13 @@ tool(
     "paypal_list_transactions",
     "Lists the account's transactions in a date range (at most 31 days), e.g. to reconcile payments.",
     required=["start_date", "end_date"],
-    start_date=string("Start of the range, ISO 8601 with offset, e.g. 2024-05-01T00:00:00-07:00.", fmt="date-time"),
+    start_date=string(
+        "Start of the range, ISO 8601 with offset, e.g. 2024-05-01T00:00:00-07:00.", fmt="date-time"
+    ),
     end_date=string("End of the range, at most 31 days after the start.", fmt="date-time"),
-    transaction_status=string("D denied, P pending, S successful, V reversed.", enum=["D", "P", "S", "V"]),
+    transaction_status=string(
+        "D denied, P pending, S successful, V reversed.", enum=["D", "P", "S", "V"]
+    ),
     page_size=integer("Transactions per page.", minimum=1, maximum=500, default=100),
 )
 tool(
@@ -2120,8 +2517,10 @@ tool(
     body_html=string("Product description as HTML."),
     vendor=string("Vendor or brand."),
     product_type=string("Product type used for filtering, e.g. T-Shirt."),
-    tags=strings("Tags, e.g. [\"summer\", \"cotton\"]."),
-    status=string("Status of the new product.", enum=["active", "draft", "archived"], default="draft"),
+    tags=strings('Tags, e.g. ["summer", "cotton"].'),
+    status=string(
+        "Status of the new product.", enum=["active", "draft", "archived"], default="draft"
+    ),
     variants=array(
         obj(
             "A variant.",
@@ -2156,15 +2555,44 @@ tool(
     inventory_item_id=integer("ID of the variant's inventory item.", minimum=1),
     location_id=integer("ID of the location, e.g. a warehouse or shop.", minimum=1),
     adjustment=integer("Units to add (positive) or remove (negative)."),
-    set_quantity=integer("Set the available quantity to exactly this; used instead of adjustment.", minimum=0),
-    reason=string("Reason recorded for the change.", enum=["correction", "cycle_count_available", "damaged", "received", "restock", "shrinkage", "other"], default="correction"),
+    set_quantity=integer(
+        "Set the available quantity to exactly this; used instead of adjustment.", minimum=0
+    ),
+    reason=string(
+        "Reason recorded for the change.",
+        enum=[
+            "correction",
+            "cycle_count_available",
+            "damaged",
+            "received",
+            "restock",
+            "shrinkage",
+            "other",
+        ],
+        default="correction",
+    ),
 )
 tool(
     "shopify_list_orders",
     "Lists orders with filters for status, payment and fulfillment state, and creation date.",
     status=string("Order status.", enum=["open", "closed", "cancelled", "any"], default="open"),
-    financial_status=string("Payment state.", enum=["authorized", "pending", "paid", "partially_paid", "refunded", "voided", "partially_refunded", "unpaid", "any"]),
-    fulfillment_status=string("Fulfillment state.", enum=["shipped", "partial", "unshipped", "unfulfilled", "any"]),
+    financial_status=string(
+        "Payment state.",
+        enum=[
+            "authorized",
+            "pending",
+            "paid",
+            "partially_paid",
+            "refunded",
+            "voided",
+            "partially_refunded",
+            "unpaid",
+            "any",
+        ],
+    ),
+    fulfillment_status=string(
+        "Fulfillment state.", enum=["shipped", "partial", "unshipped", "unfulfilled", "any"]
+    ),
     created_at_min=string("Only orders created at or after this time.", fmt="date-time"),
     created_at_max=string("Only orders created at or before this time.", fmt="date-time"),
     limit=integer("Orders per page.", minimum=1, maximum=250, default=50),
@@ -2180,7 +2608,9 @@ tool(
     "Marks an order's items as shipped, with tracking details, and optionally emails the customer.",
     required=["order_id"],
     order_id=ORDER_ID,
-    line_item_ids=array({"type": "integer"}, "IDs of line items to fulfill; defaults to all unfulfilled items."),
+    line_item_ids=array(
+        {"type": "integer"}, "IDs of line items to fulfill; defaults to all unfulfilled items."
+    ),
     tracking_number=string("Carrier tracking number."),
     tracking_company=string("Carrier name, e.g. UPS, USPS, DHL Express, Royal Mail."),
     tracking_url=string("Tracking page URL.", fmt="uri"),
@@ -2191,7 +2621,11 @@ tool(
     "Cancels an order, optionally refunding the payment and restocking the items.",
     required=["order_id"],
     order_id=ORDER_ID,
-    reason=string("Why the order is cancelled.", enum=["customer", "fraud", "inventory", "declined", "other"], default="other"),
+    reason=string(
+        "Why the order is cancelled.",
+        enum=["customer", "fraud", "inventory", "declined", "other"],
+        default="other",
+    ),
     refund=boolean("Refund the payment to the customer.", default=True),
     restock=boolean("Return the items to inventory.", default=True),
     notify_customer=boolean("Email the customer about the cancellation.", default=False),
@@ -2207,7 +2641,11 @@ tool(
             required=["line_item_id", "quantity"],
             line_item_id=integer("ID of the line item."),
             quantity=integer("Units to refund.", minimum=1),
-            restock_type=string("What happens to the stock.", enum=["no_restock", "cancel", "return"], default="return"),
+            restock_type=string(
+                "What happens to the stock.",
+                enum=["no_restock", "cancel", "return"],
+                default="return",
+            ),
         ),
         "Items to refund.",
     ),
@@ -2239,8 +2677,14 @@ tool(
 
 # --- Weather ---------------------------------------------------------------------------
 
-LOCATION = string("City name with optional country, e.g. 'Lisbon, PT', a postcode, or 'lat,lon' coordinates.")
-UNITS = string("Unit system: metric (°C, m/s), imperial (°F, mph) or standard (K).", enum=["metric", "imperial", "standard"], default="metric")
+LOCATION = string(
+    "City name with optional country, e.g. 'Lisbon, PT', a postcode, or 'lat,lon' coordinates."
+)
+UNITS = string(
+    "Unit system: metric (°C, m/s), imperial (°F, mph) or standard (K).",
+    enum=["metric", "imperial", "standard"],
+    default="metric",
+)
 LATITUDE = number("Latitude in decimal degrees.", minimum=-90, maximum=90)
 LONGITUDE = number("Longitude in decimal degrees.", minimum=-180, maximum=180)
 
@@ -2275,7 +2719,11 @@ tool(
     required=["latitude", "longitude"],
     latitude=LATITUDE,
     longitude=LONGITUDE,
-    min_severity=string("Only alerts at least this severe.", enum=["minor", "moderate", "severe", "extreme"], default="minor"),
+    min_severity=string(
+        "Only alerts at least this severe.",
+        enum=["minor", "moderate", "severe", "extreme"],
+        default="minor",
+    ),
 )
 tool(
     "weather_get_air_quality",
@@ -2312,14 +2760,20 @@ tool(
 
 # --- Notion (kebab-case names, as the Notion MCP server spells them) -------------------
 
-PAGE_ID = string("ID of the Notion page, with or without dashes, e.g. 59833787-2cf9-4fdf-8782-e53db20768a5.")
+PAGE_ID = string(
+    "ID of the Notion page, with or without dashes, e.g. 59833787-2cf9-4fdf-8782-e53db20768a5."
+)
 
 tool(
     "notion-search",
     "Searches the pages and databases shared with the integration by title.",
-    query=string("Text to match against titles; empty returns everything shared with the integration."),
+    query=string(
+        "Text to match against titles; empty returns everything shared with the integration."
+    ),
     object_type=string("Only return pages or only databases.", enum=["page", "database"]),
-    sort_direction=string("Order by last edited time.", enum=["ascending", "descending"], default="descending"),
+    sort_direction=string(
+        "Order by last edited time.", enum=["ascending", "descending"], default="descending"
+    ),
     page_size=integer("Results per page.", minimum=1, maximum=100, default=20),
     start_cursor=string("Cursor from the previous response."),
 )
@@ -2335,10 +2789,15 @@ tool(
     "Creates a page under a parent page or as a row in a database. Content is given as Markdown and converted to blocks.",
     required=["parent_id", "title"],
     parent_id=string("ID of the parent page or database."),
-    parent_type=string("Whether parent_id is a page or a database.", enum=["page", "database"], default="page"),
+    parent_type=string(
+        "Whether parent_id is a page or a database.", enum=["page", "database"], default="page"
+    ),
     title=string("Title of the page (the database's title property for rows)."),
     content=string("Body of the page in Markdown."),
-    properties=obj("Database property values keyed by property name, e.g. {\"Status\": \"In progress\", \"Due\": \"2024-06-30\"}.", additional=True),
+    properties=obj(
+        'Database property values keyed by property name, e.g. {"Status": "In progress", "Due": "2024-06-30"}.',
+        additional=True,
+    ),
     icon=string("An emoji to use as the page icon, e.g. 📝."),
 )
 tool(
@@ -2355,7 +2814,9 @@ tool(
     "Appends content to the end of a page or block, or after a given block. Content is written as Markdown.",
     required=["block_id", "content"],
     block_id=string("ID of the page or block to append to."),
-    content=string("Markdown to append: headings, lists, to-dos (- [ ]), code blocks, quotes and tables."),
+    content=string(
+        "Markdown to append: headings, lists, to-dos (- [ ]), code blocks, quotes and tables."
+    ),
     after=string("ID of an existing child block to insert after."),
 )
 tool(
@@ -2377,13 +2838,21 @@ tool(
     "Returns the rows (pages) of a Notion database that match a filter, in the given sort order.",
     required=["database_id"],
     database_id=string("ID of the database."),
-    filter=obj("Notion filter object, e.g. {\"property\": \"Status\", \"status\": {\"equals\": \"Done\"}}; compound filters use and/or.", additional=True),
+    filter=obj(
+        'Notion filter object, e.g. {"property": "Status", "status": {"equals": "Done"}}; compound filters use and/or.',
+        additional=True,
+    ),
     sorts=array(
         obj(
             "A sort key.",
             property=string("Property name to sort by."),
-            timestamp=string("Sort by a timestamp instead of a property.", enum=["created_time", "last_edited_time"]),
-            direction=string("Sort direction.", enum=["ascending", "descending"], default="ascending"),
+            timestamp=string(
+                "Sort by a timestamp instead of a property.",
+                enum=["created_time", "last_edited_time"],
+            ),
+            direction=string(
+                "Sort direction.", enum=["ascending", "descending"], default="ascending"
+            ),
         ),
         "Sort keys, most significant first.",
     ),
@@ -2397,8 +2866,8 @@ tool(
     parent_page_id=PAGE_ID,
     title=string("Title of the database."),
     properties=obj(
-        "Property schema keyed by name, e.g. {\"Name\": {\"title\": {}}, \"Status\": {\"select\": {\"options\": [{\"name\": \"Open\"}]}}, \"Due\": {\"date\": {}}}.",
-        additional={"type": "object"},
+        'Property schema keyed by name, e.g. {"Name": {"title": {}}, "Status": {"select": {"options": [{"name": "Open"}]}}, "Due": {"date": {}}}.',
+        additional={"type": "object", "additionalProperties": True},
     ),
     is_inline=boolean("Show the database inline in the parent page.", default=False),
 )
@@ -2425,7 +2894,9 @@ tool(
     "confluence_search",
     "Searches Confluence pages, blog posts, attachments and comments with CQL.",
     required=["cql"],
-    cql=string("CQL query, e.g. 'type=page AND space=ENG AND text ~ \"release checklist\" ORDER BY lastmodified DESC'."),
+    cql=string(
+        "CQL query, e.g. 'type=page AND space=ENG AND text ~ \"release checklist\" ORDER BY lastmodified DESC'."
+    ),
     limit=integer("Maximum number of results.", minimum=1, maximum=250, default=25),
     start=integer("Index of the first result, for paging.", minimum=0, default=0),
     include_excerpt=boolean("Include a highlighted text excerpt for each result.", default=True),
@@ -2435,7 +2906,11 @@ tool(
     "Gets a Confluence page's title, space, version, ancestors and body.",
     required=["page_id"],
     page_id=CONFLUENCE_PAGE,
-    body_format=string("Format of the returned body.", enum=["storage", "atlas_doc_format", "view", "markdown"], default="markdown"),
+    body_format=string(
+        "Format of the returned body.",
+        enum=["storage", "atlas_doc_format", "view", "markdown"],
+        default="markdown",
+    ),
 )
 tool(
     "confluence_create_page",
@@ -2444,7 +2919,9 @@ tool(
     space_key=string("Key of the space, e.g. ENG."),
     title=string("Title; must be unique within the space."),
     body=string("Page content in the format given by representation."),
-    representation=string("Format of body.", enum=["storage", "wiki", "markdown"], default="markdown"),
+    representation=string(
+        "Format of body.", enum=["storage", "wiki", "markdown"], default="markdown"
+    ),
     parent_id=string("ID of the parent page."),
     status=string("Publish now or save as a draft.", enum=["current", "draft"], default="current"),
 )
@@ -2455,7 +2932,9 @@ tool(
     page_id=CONFLUENCE_PAGE,
     title=string("Title of the page (unchanged or new)."),
     body=string("New page content."),
-    representation=string("Format of body.", enum=["storage", "wiki", "markdown"], default="markdown"),
+    representation=string(
+        "Format of body.", enum=["storage", "wiki", "markdown"], default="markdown"
+    ),
     version_number=integer("New version number: the current version plus one.", minimum=2),
     version_message=string("Change summary shown in the page history."),
     minor_edit=boolean("Do not notify watchers.", default=False),
@@ -2487,13 +2966,17 @@ tool(
     "Adds labels to a Confluence page so it can be found by label in search and macros.",
     required=["page_id", "labels"],
     page_id=CONFLUENCE_PAGE,
-    labels=strings("Labels to add, lowercase without spaces, e.g. [\"runbook\", \"oncall\"].", min_items=1),
+    labels=strings(
+        'Labels to add, lowercase without spaces, e.g. ["runbook", "oncall"].', min_items=1
+    ),
 )
 tool(
     "confluence_list_spaces",
     "Lists the Confluence spaces the user can see, with their keys, names and types.",
     type=string("Only spaces of this type.", enum=["global", "personal"]),
-    status=string("Only current or only archived spaces.", enum=["current", "archived"], default="current"),
+    status=string(
+        "Only current or only archived spaces.", enum=["current", "archived"], default="current"
+    ),
     limit=integer("Maximum number of spaces.", minimum=1, maximum=250, default=25),
 )
 tool(
@@ -2516,8 +2999,14 @@ tool(
     required=["topic"],
     user_id=string("User ID or email of the host, or 'me'.", default="me"),
     topic=string("Topic of the meeting."),
-    type=integer("1 instant, 2 scheduled, 3 recurring with no fixed time, 8 recurring with a fixed time.", enum=[1, 2, 3, 8], default=2),
-    start_time=string("Start time, e.g. 2024-06-05T16:00:00; interpreted in timezone.", fmt="date-time"),
+    type=integer(
+        "1 instant, 2 scheduled, 3 recurring with no fixed time, 8 recurring with a fixed time.",
+        enum=[1, 2, 3, 8],
+        default=2,
+    ),
+    start_time=string(
+        "Start time, e.g. 2024-06-05T16:00:00; interpreted in timezone.", fmt="date-time"
+    ),
     duration=integer("Length in minutes.", minimum=1, default=60),
     timezone=string("IANA time zone, e.g. America/Los_Angeles."),
     agenda=string("Description of the meeting.", max_length=2000),
@@ -2531,7 +3020,11 @@ tool(
     "zoom_list_meetings",
     "Lists a user's scheduled, live, upcoming or previous meetings.",
     user_id=string("User ID or email, or 'me'.", default="me"),
-    type=string("Which meetings to list.", enum=["scheduled", "live", "upcoming", "upcoming_meetings", "previous_meetings"], default="upcoming"),
+    type=string(
+        "Which meetings to list.",
+        enum=["scheduled", "live", "upcoming", "upcoming_meetings", "previous_meetings"],
+        default="upcoming",
+    ),
     page_size=integer("Meetings per page.", minimum=1, maximum=300, default=30),
 )
 tool(
@@ -2558,7 +3051,9 @@ tool(
     required=["meeting_id"],
     meeting_id=MEETING_ID,
     occurrence_id=string("Delete only this occurrence."),
-    cancel_meeting_reminder=boolean("Email registrants and alternative hosts about the cancellation.", default=False),
+    cancel_meeting_reminder=boolean(
+        "Email registrants and alternative hosts about the cancellation.", default=False
+    ),
 )
 tool(
     "zoom_list_recordings",
@@ -2616,21 +3111,27 @@ tool(
 
 # --- Salesforce ------------------------------------------------------------------------
 
-SOBJECT = string("API name of the object type, e.g. Account, Contact, Opportunity, Case or a custom object like Invoice__c.")
+SOBJECT = string(
+    "API name of the object type, e.g. Account, Contact, Opportunity, Case or a custom object like Invoice__c."
+)
 RECORD_ID = string("15- or 18-character Salesforce record ID, e.g. 0015g00000Xyz12AAB.")
 
 tool(
     "salesforce_soql_query",
     "Runs a SOQL query against Salesforce and returns the matching records.",
     required=["query"],
-    query=string("SOQL, e.g. \"SELECT Id, Name, Amount FROM Opportunity WHERE StageName = 'Negotiation' AND CloseDate = THIS_QUARTER\"."),
+    query=string(
+        "SOQL, e.g. \"SELECT Id, Name, Amount FROM Opportunity WHERE StageName = 'Negotiation' AND CloseDate = THIS_QUARTER\"."
+    ),
     include_deleted=boolean("Include deleted and archived records (queryAll).", default=False),
 )
 tool(
     "salesforce_sosl_search",
     "Runs a SOSL full-text search across several Salesforce objects at once.",
     required=["search"],
-    search=string("SOSL, e.g. 'FIND {Acme*} IN NAME FIELDS RETURNING Account(Name), Contact(Name, Email)'."),
+    search=string(
+        "SOSL, e.g. 'FIND {Acme*} IN NAME FIELDS RETURNING Account(Name), Contact(Name, Email)'."
+    ),
 )
 tool(
     "salesforce_get_record",
@@ -2645,7 +3146,10 @@ tool(
     "Creates a record of any Salesforce object type from field values.",
     required=["sobject", "fields"],
     sobject=SOBJECT,
-    fields=obj("Field values keyed by API name, e.g. {\"Name\": \"Acme Corp\", \"Industry\": \"Manufacturing\"}.", additional=True),
+    fields=obj(
+        'Field values keyed by API name, e.g. {"Name": "Acme Corp", "Industry": "Manufacturing"}.',
+        additional=True,
+    ),
 )
 tool(
     "salesforce_update_record",
@@ -2687,7 +3191,10 @@ tool(
     email=string("Email address.", fmt="email"),
     phone=string("Phone number."),
     title=string("Job title."),
-    lead_source=string("Where the lead came from.", enum=["Web", "Phone Inquiry", "Partner Referral", "Purchased List", "Trade Show", "Other"]),
+    lead_source=string(
+        "Where the lead came from.",
+        enum=["Web", "Phone Inquiry", "Partner Referral", "Purchased List", "Trade Show", "Other"],
+    ),
     status=string("Lead status.", default="Open - Not Contacted"),
 )
 tool(
@@ -2705,7 +3212,19 @@ tool(
     "Moves an opportunity to another sales stage and updates its amount, close date and next step.",
     required=["opportunity_id", "stage_name"],
     opportunity_id=RECORD_ID,
-    stage_name=string("New stage.", enum=["Prospecting", "Qualification", "Needs Analysis", "Value Proposition", "Proposal/Price Quote", "Negotiation/Review", "Closed Won", "Closed Lost"]),
+    stage_name=string(
+        "New stage.",
+        enum=[
+            "Prospecting",
+            "Qualification",
+            "Needs Analysis",
+            "Value Proposition",
+            "Proposal/Price Quote",
+            "Negotiation/Review",
+            "Closed Won",
+            "Closed Lost",
+        ],
+    ),
     amount=number("Expected deal amount.", minimum=0),
     close_date=string("Expected close date.", fmt="date"),
     next_step=string("Next step in the deal."),
@@ -2734,7 +3253,19 @@ tool(
     phone=string("Phone number."),
     company=string("Company name."),
     jobtitle=string("Job title."),
-    lifecyclestage=string("Lifecycle stage.", enum=["subscriber", "lead", "marketingqualifiedlead", "salesqualifiedlead", "opportunity", "customer", "evangelist", "other"]),
+    lifecyclestage=string(
+        "Lifecycle stage.",
+        enum=[
+            "subscriber",
+            "lead",
+            "marketingqualifiedlead",
+            "salesqualifiedlead",
+            "opportunity",
+            "customer",
+            "evangelist",
+            "other",
+        ],
+    ),
     hubspot_owner_id=string("ID of the owning sales rep."),
 )
 tool(
@@ -2742,19 +3273,42 @@ tool(
     "Updates properties of a HubSpot contact.",
     required=["contactId", "properties"],
     contactId=string("ID of the contact, or its email when idProperty is email."),
-    idProperty=string("Property that contactId refers to.", enum=["hs_object_id", "email"], default="hs_object_id"),
-    properties=obj("Property values keyed by internal name, e.g. {\"lifecyclestage\": \"customer\"}.", additional={"type": "string"}),
+    idProperty=string(
+        "Property that contactId refers to.", enum=["hs_object_id", "email"], default="hs_object_id"
+    ),
+    properties=obj(
+        'Property values keyed by internal name, e.g. {"lifecyclestage": "customer"}.',
+        additional={"type": "string"},
+    ),
 )
 tool(
     "hubspotSearchContacts",
     "Searches HubSpot contacts by text or by property filters, e.g. all leads created this month in one city.",
-    query=string("Text matched against default searchable properties such as name, email and phone."),
+    query=string(
+        "Text matched against default searchable properties such as name, email and phone."
+    ),
     filters=array(
         obj(
             "A property filter; all filters must match.",
             required=["propertyName", "operator"],
             propertyName=string("Internal property name, e.g. city or createdate."),
-            operator=string("Comparison.", enum=["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN"]),
+            operator=string(
+                "Comparison.",
+                enum=[
+                    "EQ",
+                    "NEQ",
+                    "LT",
+                    "LTE",
+                    "GT",
+                    "GTE",
+                    "BETWEEN",
+                    "IN",
+                    "NOT_IN",
+                    "HAS_PROPERTY",
+                    "NOT_HAS_PROPERTY",
+                    "CONTAINS_TOKEN",
+                ],
+            ),
             value=string("Value to compare with."),
         ),
         "Property filters.",
@@ -2809,9 +3363,13 @@ tool(
     "hubspotAssociateObjects",
     "Associates two HubSpot CRM records, e.g. a contact with a company or a deal with a ticket.",
     required=["fromObjectType", "fromObjectId", "toObjectType", "toObjectId"],
-    fromObjectType=string("Type of the first record.", enum=["contacts", "companies", "deals", "tickets"]),
+    fromObjectType=string(
+        "Type of the first record.", enum=["contacts", "companies", "deals", "tickets"]
+    ),
     fromObjectId=string("ID of the first record."),
-    toObjectType=string("Type of the second record.", enum=["contacts", "companies", "deals", "tickets"]),
+    toObjectType=string(
+        "Type of the second record.", enum=["contacts", "companies", "deals", "tickets"]
+    ),
     toObjectId=string("ID of the second record."),
 )
 tool(
@@ -2842,10 +3400,17 @@ tool(
     to=E164,
     body=string("Message text, up to 1600 characters.", max_length=1600),
     from_number=string("Twilio phone number or alphanumeric sender ID to send from."),
-    messaging_service_sid=string("Messaging Service SID (MG...) to send through instead of from_number."),
-    media_urls=strings("Public URLs of images or other media to send as MMS, up to 10.", fmt="uri", max_items=10),
+    messaging_service_sid=string(
+        "Messaging Service SID (MG...) to send through instead of from_number."
+    ),
+    media_urls=strings(
+        "Public URLs of images or other media to send as MMS, up to 10.", fmt="uri", max_items=10
+    ),
     status_callback=string("URL Twilio calls with delivery status updates.", fmt="uri"),
-    send_at=string("Schedule the message for this time (15 minutes to 35 days ahead); needs messaging_service_sid.", fmt="date-time"),
+    send_at=string(
+        "Schedule the message for this time (15 minutes to 35 days ahead); needs messaging_service_sid.",
+        fmt="date-time",
+    ),
 )
 tool(
     "twilio_list_messages",
@@ -2874,7 +3439,16 @@ tool(
     required=["phone_number"],
     phone_number=string("Phone number in E.164 or national format."),
     country_code=string("ISO country code for national-format numbers, e.g. GB."),
-    fields=strings("Extra data packages to fetch.", enum=["line_type_intelligence", "caller_name", "sim_swap", "call_forwarding", "identity_match"]),
+    fields=strings(
+        "Extra data packages to fetch.",
+        enum=[
+            "line_type_intelligence",
+            "caller_name",
+            "sim_swap",
+            "call_forwarding",
+            "identity_match",
+        ],
+    ),
 )
 tool(
     "twilio_make_call",
@@ -2882,10 +3456,14 @@ tool(
     required=["to", "from_number"],
     to=E164,
     from_number=string("Twilio number to call from."),
-    twiml=string("TwiML to run when the call connects, e.g. <Response><Say>Your order has shipped.</Say></Response>."),
+    twiml=string(
+        "TwiML to run when the call connects, e.g. <Response><Say>Your order has shipped.</Say></Response>."
+    ),
     url=string("URL returning TwiML, used instead of twiml.", fmt="uri"),
     record=boolean("Record the call.", default=False),
-    timeout=integer("Seconds to let the phone ring before giving up.", minimum=5, maximum=600, default=60),
+    timeout=integer(
+        "Seconds to let the phone ring before giving up.", minimum=5, maximum=600, default=60
+    ),
     machine_detection=string("Detect answering machines.", enum=["Enable", "DetectMessageEnd"]),
 )
 tool(
@@ -2896,7 +3474,9 @@ tool(
     from_number=string("WhatsApp-enabled sender, e.g. whatsapp:+14155238886."),
     body=string("Free-form text, allowed inside the service window."),
     content_sid=string("SID of an approved content template (HX...)."),
-    content_variables=obj("Template variables, e.g. {\"1\": \"12/1\", \"2\": \"3pm\"}.", additional={"type": "string"}),
+    content_variables=obj(
+        'Template variables, e.g. {"1": "12/1", "2": "3pm"}.', additional={"type": "string"}
+    ),
 )
 tool(
     "twilio_start_verification",
@@ -2904,7 +3484,9 @@ tool(
     required=["service_sid", "to"],
     service_sid=string("SID of the Verify service (VA...)."),
     to=string("Phone number in E.164, or an email address for the email channel."),
-    channel=string("How to deliver the code.", enum=["sms", "call", "email", "whatsapp"], default="sms"),
+    channel=string(
+        "How to deliver the code.", enum=["sms", "call", "email", "whatsapp"], default="sms"
+    ),
     locale=string("Language of the message, e.g. en, es, pt-BR."),
 )
 tool(
@@ -2957,7 +3539,19 @@ tool(
     file_path=string("Local file to upload."),
     body=string("Text content to upload instead of a file."),
     content_type=string("MIME type, e.g. application/json; guessed from the key when omitted."),
-    storage_class=string("Storage class.", enum=["STANDARD", "STANDARD_IA", "ONEZONE_IA", "INTELLIGENT_TIERING", "GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"], default="STANDARD"),
+    storage_class=string(
+        "Storage class.",
+        enum=[
+            "STANDARD",
+            "STANDARD_IA",
+            "ONEZONE_IA",
+            "INTELLIGENT_TIERING",
+            "GLACIER_IR",
+            "GLACIER",
+            "DEEP_ARCHIVE",
+        ],
+        default="STANDARD",
+    ),
     server_side_encryption=string("Encryption at rest.", enum=["AES256", "aws:kms"]),
     metadata=obj("User metadata stored as x-amz-meta-* headers.", additional={"type": "string"}),
 )
@@ -2969,8 +3563,21 @@ tool(
     source_key=string("Key of the object to copy."),
     bucket=string("Destination bucket."),
     key=string("Destination key."),
-    metadata_directive=string("Keep the source's metadata or replace it.", enum=["COPY", "REPLACE"], default="COPY"),
-    storage_class=string("Storage class of the copy.", enum=["STANDARD", "STANDARD_IA", "ONEZONE_IA", "INTELLIGENT_TIERING", "GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"]),
+    metadata_directive=string(
+        "Keep the source's metadata or replace it.", enum=["COPY", "REPLACE"], default="COPY"
+    ),
+    storage_class=string(
+        "Storage class of the copy.",
+        enum=[
+            "STANDARD",
+            "STANDARD_IA",
+            "ONEZONE_IA",
+            "INTELLIGENT_TIERING",
+            "GLACIER_IR",
+            "GLACIER",
+            "DEEP_ARCHIVE",
+        ],
+    ),
 )
 tool(
     "s3.delete_objects",
@@ -2994,8 +3601,12 @@ tool(
     required=["bucket", "key"],
     bucket=BUCKET,
     key=KEY,
-    operation=string("What the URL allows.", enum=["get_object", "put_object"], default="get_object"),
-    expires_in=integer("Seconds until the URL expires, at most 7 days.", minimum=1, maximum=604800, default=3600),
+    operation=string(
+        "What the URL allows.", enum=["get_object", "put_object"], default="get_object"
+    ),
+    expires_in=integer(
+        "Seconds until the URL expires, at most 7 days.", minimum=1, maximum=604800, default=3600
+    ),
 )
 tool(
     "s3.create_bucket",
@@ -3018,9 +3629,21 @@ tool(
             id=string("Name of the rule."),
             prefix=string("Apply only to keys starting with this."),
             transition_days=integer("Days after creation to change storage class.", minimum=0),
-            transition_storage_class=string("Storage class to move to.", enum=["STANDARD_IA", "ONEZONE_IA", "INTELLIGENT_TIERING", "GLACIER_IR", "GLACIER", "DEEP_ARCHIVE"]),
+            transition_storage_class=string(
+                "Storage class to move to.",
+                enum=[
+                    "STANDARD_IA",
+                    "ONEZONE_IA",
+                    "INTELLIGENT_TIERING",
+                    "GLACIER_IR",
+                    "GLACIER",
+                    "DEEP_ARCHIVE",
+                ],
+            ),
             expiration_days=integer("Days after creation to delete objects.", minimum=1),
-            noncurrent_expiration_days=integer("Days after becoming non-current to delete old versions.", minimum=1),
+            noncurrent_expiration_days=integer(
+                "Days after becoming non-current to delete old versions.", minimum=1
+            ),
         ),
         "The rules; they replace any existing configuration.",
         min_items=1,
@@ -3034,7 +3657,11 @@ tool(
     bucket=BUCKET,
     key=KEY,
     days=integer("Days to keep the restored copy.", minimum=1),
-    tier=string("Retrieval speed: Expedited (minutes), Standard (hours) or Bulk (cheapest).", enum=["Expedited", "Standard", "Bulk"], default="Standard"),
+    tier=string(
+        "Retrieval speed: Expedited (minutes), Standard (hours) or Bulk (cheapest).",
+        enum=["Expedited", "Standard", "Bulk"],
+        default="Standard",
+    ),
 )
 
 # --- PostgreSQL ------------------------------------------------------------------------
@@ -3046,22 +3673,34 @@ tool(
     "Runs a read-only SQL query in a PostgreSQL database and returns the rows as JSON. Writes are rejected.",
     required=["sql"],
     sql=string("A SELECT or WITH query; use $1, $2 placeholders for parameters."),
-    params=array({"type": ["string", "number", "boolean", "null"]}, "Values for the placeholders, in order."),
+    params=array(
+        {"type": "string"},
+        "Values for the placeholders, in order, as text; PostgreSQL casts them to the column types.",
+    ),
     max_rows=integer("Stop after this many rows.", minimum=1, maximum=100000, default=1000),
-    timeout_ms=integer("Cancel the query after this many milliseconds.", minimum=100, default=30000),
+    timeout_ms=integer(
+        "Cancel the query after this many milliseconds.", minimum=100, default=30000
+    ),
 )
 tool(
     "postgres_execute",
     "Runs a data-changing SQL statement (INSERT, UPDATE, DELETE, DDL) in a transaction and returns the affected row count.",
     required=["sql"],
     sql=string("Statement to run; use $1, $2 placeholders for parameters."),
-    params=array({"type": ["string", "number", "boolean", "null"]}, "Values for the placeholders, in order."),
-    dry_run=boolean("Run inside a transaction that is rolled back, to see the effect safely.", default=False),
+    params=array(
+        {"type": "string"},
+        "Values for the placeholders, in order, as text; PostgreSQL casts them to the column types.",
+    ),
+    dry_run=boolean(
+        "Run inside a transaction that is rolled back, to see the effect safely.", default=False
+    ),
 )
 tool(
     "postgres_list_schemas",
     "Lists the schemas in the database with their owners.",
-    include_system=boolean("Include pg_catalog, information_schema and pg_toast schemas.", default=False),
+    include_system=boolean(
+        "Include pg_catalog, information_schema and pg_toast schemas.", default=False
+    ),
 )
 tool(
     "postgres_list_tables",
@@ -3081,9 +3720,14 @@ tool(
     "Shows the execution plan PostgreSQL chooses for a query, optionally running it to get real timings.",
     required=["sql"],
     sql=string("Query to explain."),
-    analyze=boolean("Run the query and report actual times and row counts; use with care on writes.", default=False),
+    analyze=boolean(
+        "Run the query and report actual times and row counts; use with care on writes.",
+        default=False,
+    ),
     buffers=boolean("Report buffer usage (needs analyze).", default=False),
-    format=string("Output format of the plan.", enum=["text", "json", "yaml", "xml"], default="text"),
+    format=string(
+        "Output format of the plan.", enum=["text", "json", "yaml", "xml"], default="text"
+    ),
 )
 tool(
     "postgres_list_indexes",
@@ -3096,21 +3740,31 @@ tool(
     "postgres_table_stats",
     "Reports table health: size on disk, live and dead tuples, sequential vs index scans, and last vacuum and analyze times.",
     schema=SCHEMA_NAME,
-    order_by=string("Sort tables by.", enum=["total_size", "dead_tuples", "seq_scans", "name"], default="total_size"),
+    order_by=string(
+        "Sort tables by.",
+        enum=["total_size", "dead_tuples", "seq_scans", "name"],
+        default="total_size",
+    ),
     limit=integer("Number of tables to report.", minimum=1, maximum=1000, default=20),
 )
 tool(
     "postgres_list_active_queries",
     "Lists the queries currently running on the server with their process IDs, users, durations and wait events.",
     min_duration_seconds=number("Only queries running at least this long.", minimum=0, default=0),
-    state=string("Only backends in this state.", enum=["active", "idle", "idle in transaction", "idle in transaction (aborted)"], default="active"),
+    state=string(
+        "Only backends in this state.",
+        enum=["active", "idle", "idle in transaction", "idle in transaction (aborted)"],
+        default="active",
+    ),
 )
 tool(
     "postgres_cancel_query",
     "Cancels the running query of a backend process, or terminates the whole connection.",
     required=["pid"],
     pid=integer("Process ID of the backend, from postgres_list_active_queries.", minimum=1),
-    terminate=boolean("Terminate the connection instead of cancelling only the query.", default=False),
+    terminate=boolean(
+        "Terminate the connection instead of cancelling only the query.", default=False
+    ),
 )
 tool(
     "postgres_export_csv",
@@ -3131,9 +3785,13 @@ tool(
     query=string("Search query; supports operators like site:, filetype:, quotes and -exclusion."),
     count=integer("Number of results.", minimum=1, maximum=20, default=10),
     offset=integer("Number of results to skip, for paging.", minimum=0, maximum=9, default=0),
-    freshness=string("Only pages discovered within this period.", enum=["day", "week", "month", "year"]),
+    freshness=string(
+        "Only pages discovered within this period.", enum=["day", "week", "month", "year"]
+    ),
     country=string("Two-letter country code to localise results, e.g. DE."),
-    safesearch=string("Adult content filtering.", enum=["off", "moderate", "strict"], default="moderate"),
+    safesearch=string(
+        "Adult content filtering.", enum=["off", "moderate", "strict"], default="moderate"
+    ),
 )
 tool(
     "web_search_news",
@@ -3141,7 +3799,9 @@ tool(
     required=["query"],
     query=string("News search query."),
     count=integer("Number of articles.", minimum=1, maximum=50, default=10),
-    freshness=string("Only articles published within this period.", enum=["day", "week", "month"], default="week"),
+    freshness=string(
+        "Only articles published within this period.", enum=["day", "week", "month"], default="week"
+    ),
     language=string("Two-letter language code of the articles, e.g. en, fr."),
 )
 tool(
@@ -3151,8 +3811,14 @@ tool(
     query=string("Image search query."),
     count=integer("Number of images.", minimum=1, maximum=100, default=20),
     size=string("Image size.", enum=["small", "medium", "large", "wallpaper"]),
-    license=string("Usage rights.", enum=["any", "public", "share", "share_commercially", "modify", "modify_commercially"], default="any"),
-    safesearch=string("Adult content filtering.", enum=["off", "moderate", "strict"], default="strict"),
+    license=string(
+        "Usage rights.",
+        enum=["any", "public", "share", "share_commercially", "modify", "modify_commercially"],
+        default="any",
+    ),
+    safesearch=string(
+        "Adult content filtering.", enum=["off", "moderate", "strict"], default="strict"
+    ),
 )
 tool(
     "web_fetch_page",
@@ -3186,13 +3852,17 @@ tool(
 
 # --- Maps ------------------------------------------------------------------------------
 
-TRAVEL_MODE = string("Mode of travel.", enum=["driving", "walking", "bicycling", "transit"], default="driving")
+TRAVEL_MODE = string(
+    "Mode of travel.", enum=["driving", "walking", "bicycling", "transit"], default="driving"
+)
 
 tool(
     "maps_geocode",
     "Converts an address or place name into latitude and longitude, with the formatted address and place ID.",
     required=["address"],
-    address=string("Address or place, e.g. '1600 Amphitheatre Parkway, Mountain View, CA' or 'Eiffel Tower'."),
+    address=string(
+        "Address or place, e.g. '1600 Amphitheatre Parkway, Mountain View, CA' or 'Eiffel Tower'."
+    ),
     region=string("Two-letter country code to bias results, e.g. uk."),
     language=string("Language of the results, e.g. fr."),
 )
@@ -3202,7 +3872,9 @@ tool(
     required=["latitude", "longitude"],
     latitude=LATITUDE,
     longitude=LONGITUDE,
-    result_type=string("Only results of this type, e.g. street_address, locality, postal_code, country."),
+    result_type=string(
+        "Only results of this type, e.g. street_address, locality, postal_code, country."
+    ),
     language=string("Language of the results."),
 )
 tool(
@@ -3212,7 +3884,9 @@ tool(
     query=string("What to look for, e.g. 'vegan restaurants' or 'pharmacy open late'."),
     latitude=number("Latitude of the search centre.", minimum=-90, maximum=90),
     longitude=number("Longitude of the search centre.", minimum=-180, maximum=180),
-    radius_meters=integer("Search radius around the centre.", minimum=1, maximum=50000, default=5000),
+    radius_meters=integer(
+        "Search radius around the centre.", minimum=1, maximum=50000, default=5000
+    ),
     open_now=boolean("Only places open at the time of the request.", default=False),
     min_rating=number("Only places rated at least this, from 1 to 5.", minimum=1, maximum=5),
     max_results=integer("Maximum number of places.", minimum=1, maximum=20, default=10),
@@ -3221,8 +3895,12 @@ tool(
     "maps_place_details",
     "Gets details of a place: address, phone, website, opening hours, rating, price level and recent reviews.",
     required=["place_id"],
-    place_id=string("Place ID from a search or geocoding result, e.g. ChIJN1t_tDeuEmsRUsoyG83frY4."),
-    fields=strings("Fields to return, e.g. [\"formatted_phone_number\", \"opening_hours\", \"reviews\"]; fewer fields cost less."),
+    place_id=string(
+        "Place ID from a search or geocoding result, e.g. ChIJN1t_tDeuEmsRUsoyG83frY4."
+    ),
+    fields=strings(
+        'Fields to return, e.g. ["formatted_phone_number", "opening_hours", "reviews"]; fewer fields cost less.'
+    ),
     language=string("Language of the results."),
 )
 tool(
@@ -3277,8 +3955,14 @@ tool(
     required=["center"],
     center=string("Address or 'lat,lng' at the centre of the map."),
     zoom=integer("Zoom level from 0 (world) to 21 (buildings).", minimum=0, maximum=21, default=14),
-    size=string("Image size in pixels as WIDTHxHEIGHT.", default="640x400", pattern="^[0-9]{2,4}x[0-9]{2,4}$"),
-    map_type=string("Map style.", enum=["roadmap", "satellite", "terrain", "hybrid"], default="roadmap"),
+    size=string(
+        "Image size in pixels as WIDTHxHEIGHT.",
+        default="640x400",
+        pattern="^[0-9]{2,4}x[0-9]{2,4}$",
+    ),
+    map_type=string(
+        "Map style.", enum=["roadmap", "satellite", "terrain", "hybrid"], default="roadmap"
+    ),
     markers=strings("Marker locations as addresses or 'lat,lng'."),
 )
 tool(
@@ -3289,7 +3973,10 @@ tool(
     session_token=string("Random token grouping the keystrokes of one search, for billing."),
     latitude=number("Latitude to bias suggestions towards.", minimum=-90, maximum=90),
     longitude=number("Longitude to bias suggestions towards.", minimum=-180, maximum=180),
-    types=string("Restrict suggestions.", enum=["geocode", "address", "establishment", "(regions)", "(cities)"]),
+    types=string(
+        "Restrict suggestions.",
+        enum=["geocode", "address", "establishment", "(regions)", "(cities)"],
+    ),
 )
 
 # --- Translation -----------------------------------------------------------------------
@@ -3303,8 +3990,16 @@ tool(
     text=strings("Texts to translate, up to 128 per request.", min_items=1, max_items=128),
     target_language=LANGUAGE,
     source_language=string("Language of the texts; detected automatically when omitted."),
-    formality=string("Formal or informal address, for languages that distinguish them (de, fr, ja, ...).", enum=["default", "more", "less", "prefer_more", "prefer_less"], default="default"),
-    format=string("Whether the text is plain or HTML whose tags must be kept.", enum=["text", "html"], default="text"),
+    formality=string(
+        "Formal or informal address, for languages that distinguish them (de, fr, ja, ...).",
+        enum=["default", "more", "less", "prefer_more", "prefer_less"],
+        default="default",
+    ),
+    format=string(
+        "Whether the text is plain or HTML whose tags must be kept.",
+        enum=["text", "html"],
+        default="text",
+    ),
     glossary_id=string("ID of a glossary with fixed translations of terms."),
 )
 tool(
@@ -3335,7 +4030,10 @@ tool(
     name=string("Name of the glossary."),
     source_language=LANGUAGE,
     target_language=LANGUAGE,
-    entries=obj("Source terms mapped to their translations, e.g. {\"workspace\": \"Arbeitsbereich\"}.", additional={"type": "string"}),
+    entries=obj(
+        'Source terms mapped to their translations, e.g. {"workspace": "Arbeitsbereich"}.',
+        additional={"type": "string"},
+    ),
 )
 tool(
     "translate_transliterate",
