@@ -21,6 +21,7 @@ import toolscout
 import toolscout.cli
 import toolscout.plugins
 from pydantic import BaseModel, ConfigDict
+from stevedore.extension import ExtensionManager
 from toolscout.cli import DEMO_QUERIES, coerce_options, main, options_for, parse_options
 from toolscout.plugins import PluginRegistry, registry
 from toolscout.progress import ProgressBar
@@ -200,6 +201,8 @@ def test_backends_reports_a_plugin_that_fails_to_import(
         "[toolscout]\nbroken = toolscout_broken_no_such_module\n", encoding="utf-8"
     )
     monkeypatch.syspath_prepend(str(site))
+    # stevedore remembers a group's entry points per process; forget them to see the new one.
+    monkeypatch.setattr(ExtensionManager, "ENTRY_POINT_CACHE", {})
     monkeypatch.setattr(toolscout.plugins, "registry", PluginRegistry())
     data = run_json(capsys, "backends")
     assert [f["plugin"] for f in data["failures"]] == ["broken"]

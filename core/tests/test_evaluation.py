@@ -11,8 +11,9 @@ import math
 from pathlib import Path
 
 import pytest
-from toolscout import ToolReference
+from toolscout import ToolHit, ToolReference
 from toolscout.evaluation import (
+    EvalError,
     EvalQuery,
     evaluate,
     hit_at_k,
@@ -180,3 +181,27 @@ def test_evaluate_indexes_once_and_scores_each_query_on_a_real_index() -> None:
     assert result.mrr_at_10 == pytest.approx(2 / 3)
     assert result.index_s >= 0.0
     assert 0.0 <= result.p50_ms <= result.p99_ms
+
+
+class _FailsOnSecondQuery(ReferenceToolIndex):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def _search(self, *args: object, **kwargs: object) -> tuple[list[ToolHit], int]:
+        self.calls += 1
+        if self.calls == 2:
+            raise RuntimeError("engine exploded")
+        return super()._search(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_evaluate_names_the_query_a_backend_failed_on() -> None:
+    tools = [ToolReference("get_weather", "Current weather for a city.")]
+    queries = [
+        EvalQuery("weather", ("get_weather",)),
+        EvalQuery("city weather now", ("get_weather",)),
+    ]
+    with pytest.raises(
+        EvalError, match=r"failed on query 2 \('city weather now'\): RuntimeError: engine exploded"
+    ):
+        evaluate(_FailsOnSecondQuery(), tools, queries)

@@ -26,11 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from toolscout.errors import ToolscoutError
 from toolscout.index import ToolIndex
 from toolscout.types import ToolReference, ToolSearchRequest
 
 __all__ = [
     "EVAL_SESSION",
+    "EvalError",
     "EvalQuery",
     "EvalResult",
     "Match",
@@ -53,6 +55,14 @@ EVAL_SESSION = "toolscout-eval"
 
 #: Results asked for per query: enough for nDCG@10 and MRR@10.
 EVAL_MAX_RESULTS = 10
+
+
+class EvalError(ToolscoutError):
+    """A backend raised while answering an evaluation query (names the query)."""
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -281,7 +291,14 @@ def evaluate(
     for done, query in enumerate(queries, 1):
         request = ToolSearchRequest(EVAL_SESSION, query.query, max_results=EVAL_MAX_RESULTS)
         start = time.perf_counter()
-        response = index.search(request)
+        try:
+            response = index.search(request)
+        except Exception as error:
+            # Say which query broke the backend: the bare error rarely does.
+            raise EvalError(
+                f"backend {name!r} failed on query {done} ({_clip(query.query)!r}): "
+                f"{type(error).__name__}: {error}"
+            ) from error
         latencies.append((time.perf_counter() - start) * 1000.0)
         rankings.append(response.names)
         if on_query is not None:
