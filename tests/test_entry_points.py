@@ -18,6 +18,9 @@ from integration_support import run_python
 from toolscout import PluginLoadError, ToolReference, ToolSearchRequest, UnknownBackendError
 from toolscout.plugins import ENTRY_POINT_GROUP, PluginRegistry
 
+#: The heavy dependency each first-party backend brings, which no other backend may import.
+HEAVY = {"duckdb": "duckdb", "tantivy": "tantivy", "lancedb": "lancedb"}
+
 #: Plugin modules of every installed toolscout plugin, by entry-point (= plugin) name.
 PLUGIN_MODULES = {ep.name: ep.module for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
@@ -152,6 +155,7 @@ def test_looking_up_a_first_party_backend_imports_no_other_plugin(
     assert PLUGIN_MODULES[name] in modules
     others = {m for other, m in PLUGIN_MODULES.items() if other != name}
     assert not modules & others
+    assert not modules & {dep for backend, dep in HEAVY.items() if backend != name}
 
 
 def test_import_toolscout_imports_no_installed_plugin(tmp_path: Path) -> None:
