@@ -49,15 +49,16 @@ EXIT_USAGE = 2
 #: The session the CLI indexes a catalog into.
 CLI_SESSION = "toolscout-cli"
 
-#: What `toolscout demo` asks: one everyday need per service family of the demo catalog.
+#: What `toolscout demo` asks: the short capability descriptions a model passes to
+#: tool_search, one per service family of the demo catalog.
 DEMO_QUERIES: tuple[str, ...] = (
-    "send a message to the team chat channel",
-    "open a pull request on the code repository",
-    "file a bug ticket in the issue tracker",
-    "schedule a meeting on my calendar next tuesday",
-    "upload a file to shared storage",
-    "refund a customer's card payment",
-    "will it rain in Lisbon tomorrow",
+    "send a message to a chat channel",
+    "open a pull request",
+    "create a bug ticket in the issue tracker",
+    "create a calendar event and invite attendees",
+    "upload a file to cloud storage",
+    "refund a card payment",
+    "weather forecast for a city",
 )
 
 
@@ -364,7 +365,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         f"toolscout demo: {len(tools):,} tools in the demo catalog, {catalog_tokens:,} tokens "
         f"as tool definitions; backend {backend!r}\n"
         "Instead of sending every definition, the model gets one tool_search tool and only "
-        "the tools it finds.\n"
+        "the tools it finds.\nEach search below is what a model would pass to tool_search.\n"
     )
     for query, response, savings in searches:
         out.write(f"\n> {query}\n")
