@@ -21,11 +21,10 @@ terms and adds numbers.
 
 from __future__ import annotations
 
-import heapq
 import math
 import threading
 import time
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
 from toolscout.index import check_session_id
 
 from toolscout_regex.analysis import Analyzer, fold
-from toolscout_regex.query import ParsedQuery, parse_query
+from toolscout_regex.query import ParsedQuery, compile_joined, parse_query
 
 __all__ = ["RegexOptions", "RegexToolIndex"]
 
@@ -50,8 +49,10 @@ _EXACT_NAME_BONUS = 1000.0
 # Prefix expansion: only for query terms this long, at most this many vocabulary words each.
 _MIN_PREFIX = 4
 _MAX_EXPANSIONS = 64
+_MAX_MEMO = 20_000
 # Characters that separate names a query may quote: `select:a,b`, "`get_weather`", "(x)".
 _NAME_DELIMITERS = regex.compile(r"[\s,;:'\"`()\[\]{}<>]+")
+_IDENTIFIER_SHAPED = regex.compile(r"\w[_./\-]\w|\p{Ll}\p{Lu}")
 _ANALYSIS_CACHE_SIZE = 50_000
 
 
@@ -62,7 +63,7 @@ class RegexOptions(BaseModel):
 
     name_weight: float = Field(3.0, gt=0, description="Weight of a match in the tool name.")
     parameters_weight: float = Field(
-        1.0, ge=0, description="Weight of a match in parameter names and descriptions."
+        1.1, ge=0, description="Weight of a match in parameter names and descriptions."
     )
     description_weight: float = Field(
         1.0, ge=0, description="Weight of a match in the tool description."
@@ -89,8 +90,31 @@ class _Analysed:
 
     fields: tuple[Counter[str], Counter[str], Counter[str]]
     lengths: tuple[int, int, int]
-    # Folded texts patterns are matched against: raw name, split name, parameters, description.
+    # Texts patterns are matched against: raw name, split name, parameters, description.
     texts: tuple[str, str, str, str]
+
+
+@dataclass(frozen=True)
+class _Joined:
+    """One field of every tool, newline-joined, so one regex call scans them all."""
+
+    text: str
+    starts: list[int]
+    ends: list[int]
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> _Joined:
+        starts: list[int] = []
+        ends: list[int] = []
+        parts: list[str] = []
+        offset = 0
+        for text in texts:
+            flat = text.replace("\n", " ").replace("\r", " ")
+            parts.append(flat)
+            starts.append(offset)
+            ends.append(offset + len(flat))
+            offset += len(flat) + 1
+        return cls("\n".join(parts), starts, ends)
 
 
 @dataclass
@@ -99,9 +123,12 @@ class _Compiled:
 
     refs: list[ToolReference]
     texts: list[tuple[str, str, str, str]]
+    joined: tuple[_Joined, _Joined, _Joined, _Joined]
     postings: dict[str, list[tuple[int, float]]]
     vocabulary: list[str]
     exact_names: dict[str, list[int]]
+    # Query term → its postings merged with prefix expansions, filled as queries arrive.
+    expanded: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -125,7 +152,7 @@ class RegexToolIndex(ToolIndexBase):
         self,
         *,
         name_weight: float = 3.0,
-        parameters_weight: float = 1.0,
+        parameters_weight: float = 1.1,
         description_weight: float = 1.0,
         prefix_weight: float = 0.5,
         stemming: bool = True,
@@ -164,7 +191,9 @@ class RegexToolIndex(ToolIndexBase):
         analysed = _Analysed(
             fields=(counts[0][0], counts[1][0], counts[2][0]),
             lengths=(counts[0][1], counts[1][1], counts[2][1]),
-            texts=(fold(ref.name), fold(text.name), fold(text.parameters), fold(ref.description)),
+            # Unfolded: patterns match case-insensitively, and folding a pattern would break
+            # its syntax (`\S` casefolds to `\s`).
+            texts=(ref.name, text.name, text.parameters, ref.description),
         )
         self._cache[key] = analysed
         if len(self._cache) > _ANALYSIS_CACHE_SIZE:
@@ -238,6 +267,12 @@ class RegexToolIndex(ToolIndexBase):
         return _Compiled(
             refs=[ref for ref, _ in entries],
             texts=[analysed.texts for _, analysed in entries],
+            joined=(
+                _Joined.of(analysed.texts[0] for _, analysed in entries),
+                _Joined.of(analysed.texts[1] for _, analysed in entries),
+                _Joined.of(analysed.texts[2] for _, analysed in entries),
+                _Joined.of(analysed.texts[3] for _, analysed in entries),
+            ),
             postings=postings,
             vocabulary=sorted(postings),
             exact_names=exact_names,
@@ -270,76 +305,149 @@ class RegexToolIndex(ToolIndexBase):
         else:
             scores = self._score_words(compiled, parsed.text)
         if metadata_filter:
-            scores = {
-                doc: score
-                for doc, score in scores.items()
-                if _metadata_matches(compiled.refs[doc].metadata, metadata_filter)
-            }
-        refs = compiled.refs
-        best = heapq.nsmallest(
-            limit, scores.items(), key=lambda item: (-item[1], refs[item[0]].name)
-        )
-        hits = [ToolHit(refs[doc].name, round(score, 6), refs[doc].summary) for doc, score in best]
-        return hits, len(scores)
+            refs = compiled.refs
+            for doc, score in enumerate(scores):
+                if score and not _metadata_matches(refs[doc].metadata, metadata_filter):
+                    scores[doc] = 0.0
+        return _top(compiled, scores, limit)
 
-    def _score_words(self, compiled: _Compiled, query: str) -> dict[int, float]:
-        postings = compiled.postings
-        scores: dict[int, float] = {}
+    def _term_postings(self, compiled: _Compiled, term: str) -> list[tuple[int, float]]:
+        """A query term's postings: its own, merged with discounted prefix expansions."""
+        found = compiled.expanded.get(term)
+        if found is not None:
+            return found
+        exact = compiled.postings.get(term, [])
         prefix_weight = self.options.prefix_weight
+        expansions = (
+            list(_expansions(compiled.vocabulary, term))
+            if prefix_weight > 0.0 and len(term) >= _MIN_PREFIX
+            else []
+        )
+        if not expansions:
+            return exact
+        best = dict(exact)
+        for other in expansions:
+            for doc, score in compiled.postings[other]:
+                discounted = score * prefix_weight
+                if discounted > best.get(doc, 0.0):
+                    best[doc] = discounted
+        merged = list(best.items())
+        # A plain dict shared by threads: a lost race only recomputes an entry.
+        if len(compiled.expanded) >= _MAX_MEMO:
+            compiled.expanded.clear()
+        compiled.expanded[term] = merged
+        return merged
+
+    def _score_words(self, compiled: _Compiled, query: str) -> list[float]:
+        scores = [0.0] * len(compiled.refs)
         for term in dict.fromkeys(self._analyzer.query_terms(query)):
-            best: dict[int, float] = dict(postings.get(term, ()))
-            if prefix_weight > 0.0 and len(term) >= _MIN_PREFIX:
-                for other in _expansions(compiled.vocabulary, term):
-                    for doc, score in postings[other]:
-                        discounted = score * prefix_weight
-                        if discounted > best.get(doc, 0.0):
-                            best[doc] = discounted
-            for doc, score in best.items():
-                scores[doc] = scores.get(doc, 0.0) + score
+            for doc, score in self._term_postings(compiled, term):
+                scores[doc] += score
         for candidate in dict.fromkeys(_candidate_names(query)):
             for doc in compiled.exact_names.get(candidate, ()):
-                scores[doc] = scores.get(doc, 0.0) + _EXACT_NAME_BONUS
+                scores[doc] += _EXACT_NAME_BONUS
         return scores
 
-    def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> dict[int, float]:
-        pattern = parsed.pattern
-        assert pattern is not None
-        name_weight, parameters_weight, description_weight = self._weights
-        budget = self.options.timeout_ms / 1000.0
-        deadline = time.perf_counter() + budget
-        scores: dict[int, float] = {}
-
-        def search(text: str) -> regex.Match[str] | None:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0.0:
-                raise TimeoutError
-            return pattern.search(text, timeout=remaining)
-
+    def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> list[float]:
+        assert parsed.pattern is not None
+        joined_pattern = compile_joined(parsed.text)
+        deadline = time.perf_counter() + self.options.timeout_ms / 1000.0
+        # Per field: each matching tool's (match start, match length), first match only.
+        spans: list[dict[int, tuple[int, int]]] = []
         try:
-            for doc, (raw_name, split_name, parameters, description) in enumerate(compiled.texts):
-                score = 0.0
-                target = raw_name
-                found = search(raw_name)
+            for field_index, joined in enumerate(compiled.joined):
+                found = None
+                if joined_pattern is not None:
+                    found = _search_joined(joined, joined_pattern, deadline)
                 if found is None:
-                    target = split_name
-                    found = search(split_name)
-                if found is not None:
-                    # Covering more of the name ranks higher; a full match ranks highest.
-                    coverage = (found.end() - found.start()) / len(target) if target else 0.0
-                    score += name_weight * (1.0 + coverage)
-                if parameters and parameters_weight and search(parameters) is not None:
-                    score += parameters_weight
-                if description and description_weight and search(description) is not None:
-                    score += description_weight
-                if score > 0.0:
-                    scores[doc] = score
+                    texts = [text[field_index] for text in compiled.texts]
+                    found = _search_each(texts, parsed.pattern, deadline)
+                spans.append(found)
         except TimeoutError:
             raise ValueError(
                 f"regular expression {parsed.text!r} took longer than {self.options.timeout_ms:g}"
                 " ms to match (catastrophic backtracking?); simplify it, for example replace "
                 "nested repeats like (a+)+ with a+, or raise the backend option timeout_ms"
             ) from None
+        name_weight, parameters_weight, description_weight = self._weights
+        raw_names, split_names, parameters, descriptions = spans
+        scores = [0.0] * len(compiled.refs)
+        texts = compiled.texts
+        for doc in raw_names.keys() | split_names.keys():
+            field_index = 0 if doc in raw_names else 1
+            length = (raw_names.get(doc) or split_names[doc])[1]
+            target = texts[doc][field_index]
+            # Covering more of the name ranks higher; a full match ranks highest.
+            scores[doc] += name_weight * (1.0 + (length / len(target) if target else 0.0))
+        for doc in parameters:
+            scores[doc] += parameters_weight
+        for doc in descriptions:
+            scores[doc] += description_weight
         return scores
+
+
+def _remaining(deadline: float) -> float:
+    remaining = deadline - time.perf_counter()
+    if remaining <= 0.0:
+        raise TimeoutError
+    return remaining
+
+
+def _search_joined(
+    joined: _Joined, pattern: regex.Pattern[str], deadline: float
+) -> dict[int, tuple[int, int]] | None:
+    """First match per tool in one field's joined text; None if a match spans two tools.
+
+    One timed search call per matching tool (plus one), rather than one per tool: the
+    `regex` module's timeout costs microseconds per call.
+    """
+    found: dict[int, tuple[int, int]] = {}
+    starts, ends, text = joined.starts, joined.ends, joined.text
+    count = len(starts)
+    position = 0
+    while position <= len(text):
+        match = pattern.search(text, position, timeout=_remaining(deadline))
+        if match is None:
+            break
+        start, end = match.span()
+        doc = bisect_right(starts, start) - 1
+        if end > ends[doc]:
+            return None
+        found[doc] = (start - starts[doc], end - start)
+        if doc + 1 >= count:
+            break
+        position = starts[doc + 1]
+    return found
+
+
+def _search_each(
+    texts: list[str], pattern: regex.Pattern[str], deadline: float
+) -> dict[int, tuple[int, int]]:
+    """First match per tool, one timed call per tool: exact for any pattern, but slower."""
+    found: dict[int, tuple[int, int]] = {}
+    for doc, text in enumerate(texts):
+        if text:
+            match = pattern.search(text, timeout=_remaining(deadline))
+            if match is not None:
+                found[doc] = (match.start(), match.end() - match.start())
+    return found
+
+
+def _top(compiled: _Compiled, scores: list[float], limit: int) -> tuple[list[ToolHit], int]:
+    """The best `limit` hits (ties by name) and the number of tools that scored at all."""
+    total = len(scores) - scores.count(0.0)
+    if total == 0:
+        return [], 0
+    # The k-th best score, found by a C-level sort, leaves few candidates to rank by name.
+    threshold = max(sorted(scores, reverse=True)[min(limit, total) - 1], 1e-300)
+    refs = compiled.refs
+    candidates = [doc for doc, score in enumerate(scores) if score >= threshold]
+    candidates.sort(key=lambda doc: (-scores[doc], refs[doc].name))
+    hits = [
+        ToolHit(refs[doc].name, round(scores[doc], 6), refs[doc].summary)
+        for doc in candidates[:limit]
+    ]
+    return hits, total
 
 
 def _expansions(vocabulary: list[str], prefix: str) -> Iterable[str]:
@@ -358,10 +466,15 @@ def _expansions(vocabulary: list[str], prefix: str) -> Iterable[str]:
 
 
 def _candidate_names(query: str) -> list[str]:
-    """Pieces of the query that could be a tool's full name, folded (`select:a,b` → a, b)."""
-    whole = fold(query.strip())
-    pieces = [fold(piece.strip(".!?")) for piece in _NAME_DELIMITERS.split(query)]
-    return [whole, *(piece for piece in pieces if piece)]
+    """Pieces of the query that could be a tool's full name, folded (`select:a,b` → a, b).
+
+    Besides the whole query, only identifier-shaped pieces count (`send_message`,
+    `math.sum`, `getWeather`): a plain word such as "help" in "help me book a flight" must
+    not pull a tool that happens to be called `help` to the top.
+    """
+    pieces = [piece.strip(".!?") for piece in _NAME_DELIMITERS.split(query)]
+    identifiers = [fold(piece) for piece in pieces if _IDENTIFIER_SHAPED.search(piece)]
+    return [fold(query.strip()), *identifiers]
 
 
 def _metadata_matches(metadata: Mapping[str, Any] | None, wanted: Mapping[str, Any]) -> bool:

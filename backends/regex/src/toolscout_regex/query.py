@@ -5,10 +5,11 @@ The rule, in order:
 1. `re:PATTERN` or `/PATTERN/` is an explicit pattern. It must compile and be at most
    `max_pattern_length` characters, else `ValueError` says what is wrong.
 2. A query with no whitespace that contains a regex metacharacter other than `.`
-   (one of ``^ $ * + ? ( ) [ ] { } | \\``) is taken as a pattern: `get_.*_data`,
-   `^github_`, `(create|delete)_issue`. If it does not compile, or is longer than
-   `max_pattern_length`, it is searched as words instead (`c++` or `what?` are more often
-   words than patterns), never an error.
+   (one of ``^ $ * + ? ( ) [ ] { } | \\``), not counting a trailing `?` or `!` (so
+   `version?` is a question), is taken as a pattern: `get_.*_data`, `^github_`,
+   `(create|delete)_issue`. If it does not compile, or is longer than
+   `max_pattern_length`, it is searched as words instead (`*weather`, `foo(`), never an
+   error: a typed slip should not fail a search.
 3. Anything else is natural language (`get the weather in Paris`, `math.sum`).
 
 Patterns are matched case-insensitively, with Unicode semantics, by the `regex` module,
@@ -23,7 +24,7 @@ from typing import Literal
 
 import regex
 
-__all__ = ["ParsedQuery", "compile_pattern", "parse_query"]
+__all__ = ["ParsedQuery", "compile_joined", "compile_pattern", "parse_query"]
 
 _METACHARACTERS = frozenset("^$*+?()[]{}|\\")
 
@@ -45,6 +46,22 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
     return regex.compile(pattern, regex.IGNORECASE | regex.UNICODE | regex.V0 | regex.FULLCASE)
 
 
+# Constructs that behave differently when tool texts are joined into one string (lookaround
+# and lookbehind see neighbouring tools; \A, \Z and \G anchor to the whole string; inline
+# flags may switch MULTILINE off): patterns with them are matched tool by tool.
+_CONTEXT_SENSITIVE = regex.compile(r"\(\?(?!:)|\\[AZzG]")
+
+
+@lru_cache(maxsize=512)
+def compile_joined(pattern: str) -> regex.Pattern[str] | None:
+    """The pattern for searching newline-joined tool texts, or None if it must not be."""
+    if _CONTEXT_SENSITIVE.search(pattern):
+        return None
+    return regex.compile(
+        pattern, regex.IGNORECASE | regex.UNICODE | regex.V0 | regex.FULLCASE | regex.MULTILINE
+    )
+
+
 def _explicit(query: str) -> str | None:
     if query.startswith("re:"):
         return query[3:].strip()
@@ -54,8 +71,12 @@ def _explicit(query: str) -> str | None:
 
 
 def looks_like_pattern(query: str) -> bool:
-    """Rule 2 of the module docstring: one token holding a regex metacharacter."""
-    return not any(ch.isspace() for ch in query) and any(ch in _METACHARACTERS for ch in query)
+    """Rule 2 of the module docstring: one token holding a regex metacharacter.
+
+    A trailing `?` or `!` is punctuation, not a quantifier: `version?` is a question.
+    """
+    core = query.rstrip("?!")
+    return not any(ch.isspace() for ch in core) and any(ch in _METACHARACTERS for ch in core)
 
 
 def parse_query(query: str, max_pattern_length: int = 200) -> ParsedQuery:

@@ -1,0 +1,31 @@
+"""Shared fixtures: a fresh regex index and one holding a small catalog of realistic tools."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from regex_helpers import CATALOG, SESSION
+from toolscout import ToolSearchRequest
+from toolscout_regex import RegexToolIndex
+
+
+@pytest.fixture
+def index() -> RegexToolIndex:
+    return RegexToolIndex()
+
+
+@pytest.fixture
+def catalog_index(index: RegexToolIndex) -> RegexToolIndex:
+    index.index_tools(SESSION, CATALOG)
+    return index
+
+
+@pytest.fixture
+def search(catalog_index: RegexToolIndex) -> Callable[..., list[str]]:
+    """Names found for a query in the catalog session, best first."""
+
+    def run(query: str, max_results: int = 10, session: str = SESSION) -> list[str]:
+        return catalog_index.search(ToolSearchRequest(session, query, max_results)).names
+
+    return run

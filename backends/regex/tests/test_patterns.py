@@ -1,0 +1,62 @@
+"""Regular-expression queries match tool names (Spring AI's documented, broken, promise)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from regex_helpers import SESSION, tool
+from toolscout import ToolSearchRequest
+from toolscout_regex import RegexToolIndex
+
+
+def test_a_wildcard_pattern_matches_names_by_shape(search: Callable[..., list[str]]) -> None:
+    assert set(search("get_.*_data")) == {"get_weather_data", "get_stock_data"}
+
+
+def test_an_anchored_pattern_matches_only_name_starts(search: Callable[..., list[str]]) -> None:
+    found = search("^github_")
+    assert set(found) == {"github_create_issue", "github_list_pulls"}
+    assert "create_github_gist" not in found
+
+
+def test_patterns_are_case_insensitive(search: Callable[..., list[str]]) -> None:
+    assert set(search("^GITHUB_")) == {"github_create_issue", "github_list_pulls"}
+
+
+def test_an_alternation_pattern_matches_each_alternative(
+    search: Callable[..., list[str]],
+) -> None:
+    assert set(search("^(slack|calendar)_")) == {"slack_send_message", "calendar_create_event"}
+
+
+def test_an_explicit_pattern_may_contain_spaces_and_match_split_names(
+    search: Callable[..., list[str]],
+) -> None:
+    assert search("re:create issue") == ["github_create_issue"]
+
+
+def test_a_name_match_outranks_a_description_match(index: RegexToolIndex) -> None:
+    index.index_tools(
+        SESSION,
+        [
+            tool("describe_things", "Mentions invoice in passing."),
+            tool("invoice_create", "Make a bill."),
+        ],
+    )
+    names = index.search(ToolSearchRequest(SESSION, "re:invoice")).names
+    assert names == ["invoice_create", "describe_things"]
+
+
+def test_a_full_name_match_outranks_a_partial_one(index: RegexToolIndex) -> None:
+    index.index_tools(SESSION, [tool("list_repos_archived"), tool("list_repos")])
+    assert index.search(ToolSearchRequest(SESSION, "^list_repos")).names[0] == "list_repos"
+
+
+def test_total_matches_counts_every_matching_tool(catalog_index: RegexToolIndex) -> None:
+    response = catalog_index.search(ToolSearchRequest(SESSION, "^get_", max_results=1))
+    assert len(response) == 1
+    assert response.total_matches == 3
+
+
+def test_a_pattern_matching_nothing_returns_nothing(search: Callable[..., list[str]]) -> None:
+    assert search("^zzz_.*_qqq$") == []

@@ -1,0 +1,91 @@
+"""Natural-language queries: stemming, stop words, IDF, field weights, exact names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from regex_helpers import SESSION, tool
+from toolscout import ToolSearchRequest
+from toolscout_regex import RegexToolIndex
+
+
+def test_a_plain_request_finds_the_tool(search: Callable[..., list[str]]) -> None:
+    assert search("what's the weather like in Paris today?")[0] in {
+        "get_weather",
+        "get_weather_data",
+    }
+
+
+def test_inflected_words_match_through_stemming(search: Callable[..., list[str]]) -> None:
+    assert search("sending messages")[0] == "slack_send_message"
+
+
+def test_without_stemming_inflections_do_not_match() -> None:
+    index = RegexToolIndex(stemming=False, prefix_weight=0)
+    index.index_tools(SESSION, [tool("slack_send_message", "Post to Slack.")])
+    assert index.search(ToolSearchRequest(SESSION, "sending")).names == []
+    assert index.search(ToolSearchRequest(SESSION, "send")).names == ["slack_send_message"]
+
+
+def test_a_word_prefix_matches_longer_words(search: Callable[..., list[str]]) -> None:
+    assert search("calc")[0] == "calculate_mortgage"
+
+
+def test_stop_words_alone_match_nothing(search: Callable[..., list[str]]) -> None:
+    assert search("what is the of and to") == []
+
+
+def test_a_rare_word_outweighs_a_common_one(index: RegexToolIndex) -> None:
+    tools = [tool(f"report_{i}", "Export report data as a table.") for i in range(8)]
+    tools.append(tool("invoice_lookup", "Find an invoice."))
+    index.index_tools(SESSION, tools)
+    assert index.search(ToolSearchRequest(SESSION, "invoice report")).names[0] == "invoice_lookup"
+
+
+def _fields_catalog(index: RegexToolIndex) -> None:
+    index.index_tools(
+        SESSION,
+        [
+            tool("in_description", "Creates a ticket for support.", body="Text"),
+            tool("in_parameters", "Opens a support case.", ticket="Identifier"),
+            tool("ticket_open", "Opens a support case.", body="Text"),
+        ],
+    )
+
+
+def test_name_outweighs_parameters_outweighs_description(index: RegexToolIndex) -> None:
+    _fields_catalog(index)
+    names = index.search(ToolSearchRequest(SESSION, "ticket")).names
+    assert names == ["ticket_open", "in_parameters", "in_description"]
+
+
+def test_field_weights_are_options() -> None:
+    index = RegexToolIndex(name_weight=0.1, parameters_weight=0.1, description_weight=5.0)
+    _fields_catalog(index)
+    assert index.search(ToolSearchRequest(SESSION, "ticket")).names[0] == "in_description"
+
+
+def test_an_exact_tool_name_ranks_first(search: Callable[..., list[str]]) -> None:
+    assert search("get_weather")[0] == "get_weather"
+    assert search("GET_WEATHER_DATA")[0] == "get_weather_data"
+
+
+def test_names_listed_in_a_query_rank_first(search: Callable[..., list[str]]) -> None:
+    assert set(search("select:fetch_data,calendar_create_event")[:2]) == {
+        "fetch_data",
+        "calendar_create_event",
+    }
+
+
+def test_camel_case_query_words_are_split_like_tool_names(index: RegexToolIndex) -> None:
+    index.index_tools(SESSION, [tool("calculateNetIncome", "Net income."), tool("other")])
+    assert index.search(ToolSearchRequest(SESSION, "net income calculation")).names[0] == (
+        "calculateNetIncome"
+    )
+
+
+def test_scores_are_descending_and_ties_break_by_name(index: RegexToolIndex) -> None:
+    index.index_tools(SESSION, [tool("b_thing", "Widget."), tool("a_thing", "Widget.")])
+    response = index.search(ToolSearchRequest(SESSION, "widget"))
+    assert response.names == ["a_thing", "b_thing"]
+    assert response.references[0].score == response.references[1].score > 0
