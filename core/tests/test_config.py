@@ -352,3 +352,22 @@ def test_malformed_pyproject_names_the_file() -> None:
 def test_config_error_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         load_settings(max_results=0)
+
+
+@pytest.mark.parametrize("variable", ["TOOLSCOUT_EVICTION", "toolscout_backends"])
+def test_a_table_variable_that_is_not_json_names_it_and_shows_both_fixes(
+    monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    monkeypatch.setenv(variable, "{not json")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    name = variable.upper()
+    assert f"{name}='{{not json'" in message
+    assert "must be JSON" in message
+    assert f"{name}__KEY=value" in message
+
+
+def test_a_table_variable_may_hold_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSCOUT_EVICTION", '{"strategy": "never"}')
+    assert load_settings().eviction.strategy == "never"

@@ -25,6 +25,7 @@ from pydantic_settings import (
     PydanticBaseSettingsSource,
     PyprojectTomlConfigSettingsSource,
     SettingsConfigDict,
+    SettingsError,
     TomlConfigSettingsSource,
 )
 
@@ -244,6 +245,15 @@ def load_settings(directory: str | Path | None = None, **overrides: Any) -> Sett
         return Settings(**overrides)
     except ValidationError as error:
         raise ConfigError(format_validation_error(error, "toolscout setting", Settings)) from None
+    except SettingsError as error:  # a TOOLSCOUT_<TABLE> variable that is not JSON
+        field = re.search(r'field "(\w+)"', str(error))
+        name = ENV_PREFIX + (field.group(1).upper() if field else "...")
+        value = next((v for k, v in os.environ.items() if k.upper() == name), "")
+        raise ConfigError(
+            f"invalid setting {name}={value!r} in the environment: a table "
+            f'must be JSON such as {name}=\'{{"key": "value"}}\', or set its keys one by '
+            f"one as {name}__KEY=value"
+        ) from None
     except ValueError as error:  # malformed TOML
         where = _malformed_toml(Path(directory) if directory is not None else Path.cwd())
         raise ConfigError(
