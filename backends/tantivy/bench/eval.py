@@ -73,7 +73,7 @@ def recall(query: dict[str, Any], top: Sequence[str]) -> float:
 
 def score(queries: list[dict[str, Any]], rankings: list[list[str]]) -> dict[str, float]:
     hit5 = rec5 = ndcg = mrr = 0.0
-    for query, ranked in zip(queries, rankings):
+    for query, ranked in zip(queries, rankings, strict=True):
         relevant = set(query["relevant"])
         hit5 += any(name in relevant for name in ranked[:5])
         rec5 += recall(query, ranked[:5])

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import pytest
 from tantivy_catalog import CATALOG
-
 from toolscout_tantivy import TantivyToolIndex
 
 

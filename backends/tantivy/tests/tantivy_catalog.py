@@ -8,7 +8,9 @@ from toolscout import ToolReference
 def tool(name: str, description: str, **params: str) -> ToolReference:
     schema = {
         "type": "object",
-        "properties": {key: {"type": "string", "description": text} for key, text in params.items()},
+        "properties": {
+            key: {"type": "string", "description": text} for key, text in params.items()
+        },
     }
     return ToolReference(name, description, schema)
 

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 from toolscout.testing import ToolIndexConformance
-
 from toolscout_tantivy import TantivyToolIndex
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 from toolscout import ToolReference, ToolSearchRequest
-
 from toolscout_tantivy import TantivyToolIndex
 
 TOOLS = [

@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tantivy_catalog import CATALOG
 from toolscout import ToolSearchRequest
-
 from toolscout_tantivy import TantivyToolIndex
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from tantivy_catalog import CATALOG, tool
 from toolscout import ToolReference, ToolSearchRequest
-
 from toolscout_tantivy import TantivyToolIndex
 
 

@@ -28,8 +28,8 @@ __all__ = [
     "build_analyzer",
     "build_exact_analyzer",
     "exact_name_candidates",
-    "metadata_terms",
     "filter_terms",
+    "metadata_terms",
     "query_terms",
 ]
 
@@ -48,7 +48,7 @@ STOP_WORDS: tuple[str, ...] = tuple(
     ours ourselves out over own same she should so some such than that the their theirs them
     themselves then there these they this those through to too under until up very was we
     were what when where which while who whom why will with you your yours yourself
-    yourselves""".split()
+    yourselves""".split()  # noqa: SIM905 - a word list reads best as text
 )
 
 # Words longer than this are noise (hashes, base64) and would bloat the term dictionary.

@@ -50,6 +50,8 @@ SETTINGS_FILE = "toolscout-tantivy.json"
 
 # A query longer than this is not a tool name; skip the exact-name lookup for it.
 _MAX_NAME_CANDIDATE = 256
+# Distinct query words whose built queries are kept (see `_word_query`).
+_WORD_CACHE_SIZE = 20_000
 
 
 class TantivyToolIndex(ToolIndexBase):
@@ -104,6 +106,7 @@ class TantivyToolIndex(ToolIndexBase):
         # so replacing a tool in them always deletes first.
         self._touched: set[str] = set()
         self._commits = 0
+        self._word_queries: dict[str, tantivy.Query] = {}
 
     # --- opening ---------------------------------------------------------------------
 
@@ -285,6 +288,31 @@ class TantivyToolIndex(ToolIndexBase):
                     self._commit()
         return self._searcher
 
+    def _word_query(self, word: str) -> tantivy.Query:
+        """One analyzed word over the text fields: dismax of the boosted field matches.
+
+        Cached by word: the query depends only on the word and the boosts, not on the
+        index content, and building it is most of the Python work of a search.
+        """
+        query = self._word_queries.get(word)
+        if query is None:
+            from tantivy import Query
+
+            per_field = [
+                Query.boost_query(Query.term_query(self._schema, field, word), boost)
+                if boost != 1.0
+                else Query.term_query(self._schema, field, word)
+                for field, boost in self._boosts
+            ]
+            if len(per_field) == 1:
+                query = per_field[0]
+            else:
+                query = Query.disjunction_max_query(per_field, self.options.tie_breaker)
+            if len(self._word_queries) >= _WORD_CACHE_SIZE:
+                self._word_queries.clear()  # crude but bounded; vocabularies are small
+            self._word_queries[word] = query
+        return query
+
     def _search(
         self,
         session_id: str,
@@ -302,19 +330,7 @@ class TantivyToolIndex(ToolIndexBase):
             if self.options.exact_name_boost > 0 and len(query) <= _MAX_NAME_CANDIDATE
             else []
         )
-        should: list[tuple[Occur, Query]] = []
-        tie_breaker = self.options.tie_breaker
-        for word in words:
-            per_field = [
-                Query.boost_query(Query.term_query(schema, field, word), boost)
-                for field, boost in self._boosts
-            ]
-            if len(per_field) == 1:
-                should.append((Occur.Should, per_field[0]))
-            elif per_field:
-                should.append(
-                    (Occur.Should, Query.disjunction_max_query(per_field, tie_breaker))
-                )
+        should = [(Occur.Should, self._word_query(word)) for word in words]
         for name in names:
             exact = Query.term_query(schema, "tool", name)
             should.append((Occur.Should, Query.boost_query(exact, self.options.exact_name_boost)))

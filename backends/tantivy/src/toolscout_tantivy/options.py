@@ -44,7 +44,7 @@ class TantivyOptions(BaseModel):
 
     path: Path | None = None
     """Directory holding the index; created if missing, reopened if present. None: RAM."""
-    name_boost: float = Field(1.5, ge=0)
+    name_boost: float = Field(1.25, ge=0)
     """Weight of a query word found in the tool's (split) name."""
     parameters_boost: float = Field(0.7, ge=0)
     """Weight of a query word found in parameter names and descriptions."""
