@@ -178,3 +178,58 @@ def test_the_registry_finds_no_entry_points_in_an_empty_group(registry: PluginRe
     assert registry.entry_points() == {}
     assert registry.backends() == {}
     assert registry.failures == {}
+
+
+# --- embedders ---------------------------------------------------------------------------
+
+
+class TinyEmbedder:
+    """A throwaway embedder class; only its `name` matters to the registry."""
+
+    name: ClassVar[str] = "tiny"
+
+
+def test_a_plugin_registers_an_embedder_through_the_hook(registry: PluginRegistry) -> None:
+    def register_embedders(register: Callable[[type[Any]], None]) -> None:
+        register(TinyEmbedder)
+
+    registry.register_plugin(plugin_module("emb", register_embedders=register_embedders))
+    assert registry.embedder("tiny").cls is TinyEmbedder
+    assert "tiny" not in registry.backends()
+
+
+def test_an_unknown_embedder_gives_the_pip_install_line_for_first_party_ones(
+    registry: PluginRegistry,
+) -> None:
+    with pytest.raises(toolscout.UnknownEmbedderError) as caught:
+        registry.embedder("sentence-transformers")
+    message = str(caught.value)
+    assert message.startswith("unknown embedder 'sentence-transformers'")
+    assert message.endswith("pip install toolscout-sentence-transformers")
+
+
+# --- hook specifications stay documented -------------------------------------------------
+
+
+def hookspecs() -> list[Callable[..., Any]]:
+    from toolscout import hookspecs as module
+
+    return [
+        getattr(module, name)
+        for name in dir(module)
+        if hasattr(getattr(module, name), "toolscout_spec")
+    ]
+
+
+def test_there_are_hook_specifications() -> None:
+    assert {spec.__name__ for spec in hookspecs()} >= {"register_backends", "register_embedders"}
+
+
+@pytest.mark.parametrize("spec", hookspecs(), ids=lambda spec: spec.__name__)
+def test_every_hook_documents_each_argument_and_its_version(spec: Callable[..., Any]) -> None:
+    import inspect
+
+    doc = inspect.getdoc(spec) or ""
+    for argument in inspect.signature(spec).parameters:
+        assert f":param {argument}:" in doc
+    assert ".. versionadded::" in doc
