@@ -60,3 +60,20 @@ def test_total_matches_counts_every_matching_tool(catalog_index: RegexToolIndex)
 
 def test_a_pattern_matching_nothing_returns_nothing(search: Callable[..., list[str]]) -> None:
     assert search("^zzz_.*_qqq$") == []
+
+
+def test_anchors_apply_to_each_tool_text(search: Callable[..., list[str]]) -> None:
+    # `^create` starts the description of create_github_gist only; calendar_create_event
+    # has "create" inside its name, not at its start.
+    assert search("re:^create") == ["create_github_gist"]
+
+
+def test_a_pattern_that_could_span_tools_matches_within_each_tool(
+    search: Callable[..., list[str]],
+) -> None:
+    assert set(search("[^x]+_data$")) == {"get_weather_data", "get_stock_data", "fetch_data"}
+
+
+def test_lookbehind_patterns_match_tool_by_tool(search: Callable[..., list[str]]) -> None:
+    assert search("re:(?<=^get_)weather$") == ["get_weather"]
+    assert set(search("re:(?<=^get_)weather")) == {"get_weather_data", "get_weather"}

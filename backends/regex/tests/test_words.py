@@ -89,3 +89,16 @@ def test_scores_are_descending_and_ties_break_by_name(index: RegexToolIndex) -> 
     response = index.search(ToolSearchRequest(SESSION, "widget"))
     assert response.names == ["a_thing", "b_thing"]
     assert response.references[0].score == response.references[1].score > 0
+
+
+def test_min_score_drops_weak_matches_but_keeps_strong_ones(index: RegexToolIndex) -> None:
+    tools = [tool(f"report_{i}", "Export report data.") for i in range(8)]
+    tools.append(tool("invoice_lookup", "Find an invoice by number."))
+    index.index_tools(SESSION, tools)
+    loose = index.search(ToolSearchRequest(SESSION, "invoice report", 10))
+    strict = RegexToolIndex(min_score=loose.references[0].score * 0.9)
+    strict.index_tools(SESSION, tools)
+    response = strict.search(ToolSearchRequest(SESSION, "invoice report", 10))
+    assert response.names == ["invoice_lookup"]
+    assert response.total_matches == 1
+    assert loose.total_matches == 9

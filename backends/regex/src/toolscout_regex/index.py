@@ -74,6 +74,9 @@ class RegexOptions(BaseModel):
         le=1,
         description="Discount for a query word matching a longer word it begins (0 disables).",
     )
+    min_score: float = Field(
+        0.0, ge=0, description="Drop hits scoring below this (0 keeps every matching tool)."
+    )
     stemming: bool = Field(True, description="Porter-stem English words (send ~ sending).")
     stop_words: bool = Field(True, description="Drop English stop words from queries and tools.")
     timeout_ms: float = Field(
@@ -145,7 +148,9 @@ class RegexToolIndex(ToolIndexBase):
     """
 
     name: ClassVar[str] = "regex"
-    capabilities: ClassVar[Capabilities] = Capabilities(remove_tools=True, metadata_filter=True)
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        remove_tools=True, metadata_filter=True, min_score=True
+    )
     Options: ClassVar[type[RegexOptions]] = RegexOptions
 
     def __init__(
@@ -155,6 +160,7 @@ class RegexToolIndex(ToolIndexBase):
         parameters_weight: float = 1.1,
         description_weight: float = 1.0,
         prefix_weight: float = 0.5,
+        min_score: float = 0.0,
         stemming: bool = True,
         stop_words: bool = True,
         timeout_ms: float = 100.0,
@@ -165,6 +171,7 @@ class RegexToolIndex(ToolIndexBase):
             parameters_weight=parameters_weight,
             description_weight=description_weight,
             prefix_weight=prefix_weight,
+            min_score=min_score,
             stemming=stemming,
             stop_words=stop_words,
             timeout_ms=timeout_ms,
@@ -304,6 +311,9 @@ class RegexToolIndex(ToolIndexBase):
             scores = self._match_pattern(compiled, parsed)
         else:
             scores = self._score_words(compiled, parsed.text)
+        min_score = self.options.min_score
+        if min_score > 0.0:
+            scores = [score if score >= min_score else 0.0 for score in scores]
         if metadata_filter:
             refs = compiled.refs
             for doc, score in enumerate(scores):
