@@ -210,8 +210,24 @@ def test_pinning_an_unknown_tool_is_refused() -> None:
 
 
 def test_a_tool_may_not_take_the_search_tools_name() -> None:
-    with pytest.raises(ValueError, match="may not be named 'tool_search'"):
+    with pytest.raises(ValueError, match="search_tool_name="):
         make_advisor(ScriptedChatModel([]), tools=[Tool.from_callable(explode, name="tool_search")])
+
+
+def test_the_search_tool_can_be_renamed_when_a_catalog_takes_its_name() -> None:
+    taken = Tool.from_callable(get_weather, name="tool_search")
+    model = ScriptedChatModel(
+        [
+            calls(call("find_tools", query="select:tool_search")),
+            calls(call("tool_search", city="Bonn")),
+            answer("ok"),
+        ]
+    )
+    make_advisor(model, tools=[taken], search_tool_name="find_tools").run("x")
+    assert names(model.requests[0]) == ["find_tools"]
+    assert "call find_tools" in model.requests[0].messages[0].content
+    assert names(model.requests[1]) == ["find_tools", "tool_search"]
+    assert tool_messages(model.requests[2])[-1].content == "sunny in Bonn"
 
 
 def test_free_text_search_feeds_names_with_summaries_back() -> None:

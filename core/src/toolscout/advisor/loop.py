@@ -133,6 +133,7 @@ class Advisor:
         max_results_limit: int | None = None,
         result_summaries: bool | None = None,
         session_id_key: str | None = None,
+        search_tool_name: str = SEARCH_TOOL_NAME,
         options: Mapping[str, Any] | None = None,
     ) -> None:
         from toolscout.config import load_settings
@@ -182,10 +183,25 @@ class Advisor:
         self.index: ToolIndex = self.sessions.index
         self.pinned = tuple(dict.fromkeys(pinned))
         self.options: Mapping[str, Any] = FrozenDict(options or {})
+        if not isinstance(search_tool_name, str) or not search_tool_name.strip():
+            raise ValueError(
+                f"search_tool_name must be a non-empty string, got {search_tool_name!r}"
+            )
+        self.search_name = search_tool_name.strip()
         self.search_reference = search_tool_reference(
-            min(settings.max_results, settings.max_results_limit), settings.max_results_limit
+            min(settings.max_results, settings.max_results_limit),
+            settings.max_results_limit,
+            self.search_name,
         )
         self._check_pinned(self.registry)
+
+    @property
+    def suffix(self) -> str:
+        """The system-message suffix, naming the search tool by its configured name."""
+        suffix = self.settings.system_message_suffix
+        if self.search_name != SEARCH_TOOL_NAME:
+            suffix = suffix.replace(SEARCH_TOOL_NAME, self.search_name)
+        return suffix
 
     @property
     def native(self) -> bool:
@@ -199,9 +215,10 @@ class Advisor:
                 f"pinned tool(s) {', '.join(map(repr, missing))} are not among the tools; "
                 f"registered: {', '.join(registry.names[:20])}"
             )
-        if SEARCH_TOOL_NAME in registry:
+        if self.search_name in registry:
             raise ValueError(
-                f"a tool may not be named {SEARCH_TOOL_NAME!r}: the advisor provides that tool"
+                f"a tool is named {self.search_name!r}, the name of the advisor's search tool; "
+                "pass search_tool_name='find_tools' (or another free name) to the Advisor"
             )
 
     # --- entry points --------------------------------------------------------------------
@@ -283,7 +300,7 @@ class Advisor:
             self,
             session_id,
             registry,
-            _prepare_messages(messages, self.settings.system_message_suffix),
+            _prepare_messages(messages, self.suffix),
             {**self.options, **(options or {})},
         )
 
@@ -308,36 +325,40 @@ class Advisor:
         return _check_response(response, self.model)
 
     def _execute(self, state: _Run, call: ToolCall) -> _CallResult:
-        if call.name == SEARCH_TOOL_NAME:
+        if call.name == self.search_name:
             return state.search(call)
+        prepared = state.prepare(call)
+        if isinstance(prepared, _CallResult):
+            return prepared
+        tool, arguments = prepared
         began = time.perf_counter()
-        tool_or_error = state.resolve(call)
-        if isinstance(tool_or_error, str):
-            return _CallResult(tool_or_error, True, 0.0)
         try:
-            content, is_error = _as_text(tool_or_error.call(call.arguments)), False
-        except ToolArgumentsError as error:
-            content, is_error = f"Error: {error}", True
+            value = tool.invoke(arguments)
         except Exception as error:
-            content, is_error = _failure(call.name, error), True
-        return _CallResult(content, is_error, (time.perf_counter() - began) * 1000.0)
+            return _CallResult(_failure(call.name, error), True, _since(began))
+        elapsed = _since(began)
+        return _CallResult(_as_text(value), False, elapsed)
 
     async def _aexecute(self, state: _Run, call: ToolCall) -> _CallResult:
         import asyncio
 
-        if call.name == SEARCH_TOOL_NAME:
+        if call.name == self.search_name:
             return await asyncio.to_thread(state.search, call)
+        prepared = state.prepare(call)
+        if isinstance(prepared, _CallResult):
+            return prepared
+        tool, arguments = prepared
         began = time.perf_counter()
-        tool_or_error = state.resolve(call)
-        if isinstance(tool_or_error, str):
-            return _CallResult(tool_or_error, True, 0.0)
         try:
-            content, is_error = _as_text(await tool_or_error.acall(call.arguments)), False
-        except ToolArgumentsError as error:
-            content, is_error = f"Error: {error}", True
+            value = await tool.ainvoke(arguments)
         except Exception as error:
-            content, is_error = _failure(call.name, error), True
-        return _CallResult(content, is_error, (time.perf_counter() - began) * 1000.0)
+            return _CallResult(_failure(call.name, error), True, _since(began))
+        elapsed = _since(began)
+        return _CallResult(_as_text(value), False, elapsed)
+
+
+def _since(began: float) -> float:
+    return (time.perf_counter() - began) * 1000.0
 
 
 @dataclass
@@ -402,17 +423,28 @@ class _Run:
         self.messages.append(response.assistant_message)
         return response.tool_calls
 
+    def prepare(self, call: ToolCall) -> tuple[Tool, dict[str, Any]] | _CallResult:
+        """The tool and validated arguments for `call`, or the tool error to send back."""
+        resolved = self.resolve(call)
+        if isinstance(resolved, str):
+            return _CallResult(resolved, True, 0.0)
+        try:
+            return resolved, resolved.validate(call.arguments)
+        except ToolArgumentsError as error:
+            return _CallResult(f"Error: {error}", True, 0.0)
+
     def resolve(self, call: ToolCall) -> Tool | str:
         """The tool to run for `call`, or the error text to send back."""
         tool = self.registry.get(call.name)
         if tool is None:
             return (
-                f"Error: there is no tool named {call.name!r}. Call {SEARCH_TOOL_NAME} with "
-                "a description of what you need to find the right tool."
+                f"Error: there is no tool named {call.name!r}. Call "
+                f"{self.advisor.search_name} with a description of what you need to find the "
+                "right tool."
             )
         if call.name not in self.pinned_names and call.name not in self.loaded:
             return (
-                f"Error: tool {call.name!r} is not loaded. Call {SEARCH_TOOL_NAME} first "
+                f"Error: tool {call.name!r} is not loaded. Call {self.advisor.search_name} first "
                 f"(e.g. select:{call.name}); it becomes callable on your next turn."
             )
         if call.arguments is None:
@@ -431,7 +463,6 @@ class _Run:
             self.advisor.sessions.ensure_indexed(
                 self.session_id, self.registry.references, self.registry.fingerprint
             )
-        began = time.perf_counter()
         try:
             outcome = run_search(
                 call.arguments,
@@ -443,9 +474,9 @@ class _Run:
                 summaries=self.settings.result_summaries,
             )
         except Exception as error:
-            outcome = SearchOutcome((), _failure(SEARCH_TOOL_NAME, error), is_error=True)
-        elapsed = (time.perf_counter() - began) * 1000.0
-        return _CallResult(outcome.text, outcome.is_error, elapsed, outcome)
+            outcome = SearchOutcome((), _failure(self.advisor.search_name, error), is_error=True)
+        # Only the index's time counts as search: formatting the answer is advisor overhead.
+        return _CallResult(outcome.text, outcome.is_error, outcome.elapsed_ms, outcome)
 
     def _known(self, name: str) -> ToolReference | None:
         tool = self.registry.get(name)

@@ -8,6 +8,7 @@ answer instead of a crash. An empty result answers with guidance to rephrase.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,10 +28,12 @@ SEARCH_TOOL_NAME = "tool_search"
 SELECT_PREFIX = "select:"
 
 
-def search_tool_reference(default_max_results: int, max_results_limit: int) -> ToolReference:
-    """The definition of `tool_search` the model sees."""
+def search_tool_reference(
+    default_max_results: int, max_results_limit: int, name: str = SEARCH_TOOL_NAME
+) -> ToolReference:
+    """The definition of the search tool the model sees (`tool_search` unless renamed)."""
     return ToolReference(
-        SEARCH_TOOL_NAME,
+        name,
         "Find tools to use. Most tools are not loaded yet: describe the capability you need "
         "in a few words (e.g. 'convert currency') and the best matching tools become "
         "callable on your next turn. To load tools you already know by name, use "
@@ -133,10 +136,12 @@ def run_search(
     count, note = clamp_max_results(
         arguments.get("max_results"), default_max_results, max_results_limit
     )
-    response = index.search(ToolSearchRequest(session_id, query, count))
+    request = ToolSearchRequest(session_id, query, count)
+    began = time.perf_counter()
+    response = index.search(request)
+    elapsed = (time.perf_counter() - began) * 1000.0
     hits = [(hit.name, known(hit.name)) for hit in response.references]
     found = [(name, ref) for name, ref in hits if ref is not None]
-    elapsed = response.metadata.elapsed_ms
     if not found:
         return SearchOutcome(
             (),

@@ -81,32 +81,36 @@ class Tool:
             raise ToolArgumentsError(f"invalid arguments for {self.name}: " + "; ".join(problems))
         return dict(arguments)
 
-    def _invoke(self, arguments: dict[str, Any]) -> Any:
-        if self.dispatch:
-            return self.handler(self.name, arguments)
-        return self.handler(**arguments)
-
-    def call(self, arguments: Mapping[str, Any] | None = None) -> Any:
-        """Validate and run the handler; an async handler runs on a fresh event loop."""
-        result = self._invoke(self.validate(arguments))
+    def invoke(self, arguments: dict[str, Any]) -> Any:
+        """Run the handler on validated arguments; an async handler runs on a fresh loop."""
+        result = self.handler(self.name, arguments) if self.dispatch else self.handler(**arguments)
         if inspect.isawaitable(result):
             import asyncio
 
             return asyncio.run(_await(result))
         return result
 
-    async def acall(self, arguments: Mapping[str, Any] | None = None) -> Any:
-        """Validate and run the handler; a sync handler runs in a worker thread."""
-        validated = self.validate(arguments)
+    async def ainvoke(self, arguments: dict[str, Any]) -> Any:
+        """Run the handler on validated arguments; a sync handler runs in a worker thread."""
         if self.is_async:
-            result = self._invoke(validated)
+            result = (
+                self.handler(self.name, arguments) if self.dispatch else self.handler(**arguments)
+            )
         else:
             import asyncio
 
-            result = await asyncio.to_thread(self._invoke, validated)
+            result = await asyncio.to_thread(self.invoke, arguments)
         if inspect.isawaitable(result):
             result = await result
         return result
+
+    def call(self, arguments: Mapping[str, Any] | None = None) -> Any:
+        """Validate the arguments, then run the handler."""
+        return self.invoke(self.validate(arguments))
+
+    async def acall(self, arguments: Mapping[str, Any] | None = None) -> Any:
+        """Validate the arguments, then run the handler (awaitable)."""
+        return await self.ainvoke(self.validate(arguments))
 
     @classmethod
     def from_callable(
