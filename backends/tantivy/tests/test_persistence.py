@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import toolscout
 from tantivy_catalog import CATALOG
-from toolscout import ConfigError, ToolSearchRequest
+from toolscout import ConfigError, ToolReference, ToolSearchRequest
 from toolscout_tantivy import TantivyToolIndex
 
 
@@ -26,6 +26,16 @@ def test_an_index_with_a_path_is_reopened_with_its_tools(tmp_path: Path) -> None
         assert names(reopened, "a", "weather")[0] == "get_weather"
         assert reopened.document_count("a") == len(CATALOG)
         assert reopened.document_count("b") == 0
+
+
+def test_a_replaced_tool_survives_reopen_with_its_new_text(tmp_path: Path) -> None:
+    with TantivyToolIndex(path=tmp_path / "ix") as index:
+        index.index_tools("a", CATALOG)
+        index.index_tool("a", ToolReference("get_weather", "Tracks migratory whales."))
+    with TantivyToolIndex(path=tmp_path / "ix") as reopened:
+        assert names(reopened, "a", "whales") == ["get_weather"]
+        assert "get_weather" not in names(reopened, "a", "city")
+        assert reopened.document_count("a") == len(CATALOG)
 
 
 def test_writes_of_an_unfinished_batch_are_committed_on_close(tmp_path: Path) -> None:
