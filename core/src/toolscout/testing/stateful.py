@@ -38,6 +38,9 @@ class ToolIndexStateMachine(RuleBasedStateMachine):
         super().__init__()
         self.run_id = uuid.uuid4().hex[:10]
         self.model: dict[str, dict[str, ToolReference]] = {s: {} for s in _SESSIONS}
+        # Every name indexed in this run, held or not: searching a cleared, removed or
+        # other session's name is how leaks and stale copies show up.
+        self.seen: set[str] = set()
 
     def sid(self, session: str) -> str:
         return f"sm-{self.run_id}-{session}"
@@ -53,21 +56,49 @@ class ToolIndexStateMachine(RuleBasedStateMachine):
         assert_well_formed(response, max_results, allowed=self.model[session])
         return response
 
+    def expect_found(self, session: str, name: str) -> None:
+        """Searching `name` in `session` must find it among room for every held tool."""
+        held = self.model[session]
+        response = self.check(session, name, len(held), tolerate_value_error=False)
+        names = [hit.name for hit in response.references]
+        assert name in names, (
+            f"searching the exact name {name!r} did not find it among {len(held)} results "
+            f"{names}; session holds {sorted(held)}"
+        )
+
     @rule(session=st.sampled_from(_SESSIONS), tool=tools)
     def index_tool(self, session: str, tool: ToolReference) -> None:
         self.index.index_tool(self.sid(session), tool)
         self.model[session][tool.name] = tool
+        self.seen.add(tool.name)
+        self.expect_found(session, tool.name)
 
     @rule(session=st.sampled_from(_SESSIONS), batch=tool_lists)
     def index_tools(self, session: str, batch: list[ToolReference]) -> None:
         self.index.index_tools(self.sid(session), batch)
         for tool in batch:
             self.model[session][tool.name] = tool
+            self.seen.add(tool.name)
+
+    @precondition(lambda self: any(self.model.values()))
+    @rule(data=st.data(), tool=tools)
+    def reindex_held_name(self, data: st.DataObject, tool: ToolReference) -> None:
+        session = data.draw(st.sampled_from([s for s in _SESSIONS if self.model[s]]))
+        name = data.draw(st.sampled_from(sorted(self.model[session])))
+        replacement = ToolReference(name, tool.description, tool.input_schema)
+        self.index.index_tool(self.sid(session), replacement)
+        self.model[session][name] = replacement
+        # Read-after-write: the replacement must be searchable at once, not lost.
+        self.expect_found(session, name)
 
     @rule(session=st.sampled_from(_SESSIONS))
     def clear_index(self, session: str) -> None:
+        held = sorted(self.model[session])
         self.index.clear_index(self.sid(session))
         self.model[session].clear()
+        if held:
+            response = self.check(session, held[0], 10, tolerate_value_error=False)
+            assert not response.references, f"cleared session still finds {held[0]!r}"
 
     @precondition(lambda self: self.index.capabilities.remove_tools)
     @rule(session=st.sampled_from(_SESSIONS), data=st.data())
@@ -98,21 +129,18 @@ class ToolIndexStateMachine(RuleBasedStateMachine):
         session = data.draw(st.sampled_from([s for s in _SESSIONS if self.model[s]]))
         name = data.draw(st.sampled_from(sorted(self.model[session])))
         # Room for every held tool: tools sharing the name's words may tie with it.
-        max_results = len(self.model[session])
-        response = self.check(session, name, max_results, tolerate_value_error=False)
-        names = [hit.name for hit in response.references]
-        assert name in names, (
-            f"searching the exact name {name!r} did not find it among {max_results} results "
-            f"{names}; session holds {sorted(self.model[session])}"
-        )
+        self.expect_found(session, name)
 
+    @precondition(lambda self: bool(self.seen))
     @rule(session=st.sampled_from(_SESSIONS), data=st.data())
-    def search_other_sessions_names(self, session: str, data: st.DataObject) -> None:
-        others = sorted({n for s, held in self.model.items() if s != session for n in held})
-        if not others:
-            return
-        name = data.draw(st.sampled_from(others))
-        self.check(session, name, 10, tolerate_value_error=False)
+    def search_seen_name(self, session: str, data: st.DataObject) -> None:
+        name = data.draw(st.sampled_from(sorted(self.seen)))
+        held = self.model[session]
+        response = self.check(session, name, max(1, len(held)), tolerate_value_error=False)
+        if name in held:
+            assert name in [hit.name for hit in response.references], (
+                f"searching the exact name {name!r} did not find it; held: {sorted(held)}"
+            )
 
 
 def machine_for(index: ToolIndex) -> type[ToolIndexStateMachine]:
