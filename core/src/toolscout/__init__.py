@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     )
     from toolscout.catalog import load_catalog
     from toolscout.config import Settings, load_settings
+    from toolscout.embedders import Embedder, load_embedder
     from toolscout.loading import load_index
 
 __version__ = "0.1.0"
@@ -77,6 +78,7 @@ __all__ = [
     "ChatResponse",
     "CompositeEvictionStrategy",
     "ConfigError",
+    "Embedder",
     "EvictionStrategy",
     "LruEvictionStrategy",
     "Message",
@@ -102,6 +104,7 @@ __all__ = [
     "Usage",
     "hookimpl",
     "load_catalog",
+    "load_embedder",
     "load_index",
     "load_settings",
     "split_identifier",
@@ -112,6 +115,8 @@ __all__ = [
 _LAZY = {
     "load_catalog": "toolscout.catalog",
     "load_index": "toolscout.loading",
+    "load_embedder": "toolscout.embedders",
+    "Embedder": "toolscout.embedders",
     "load_settings": "toolscout.config",
     "Settings": "toolscout.config",
     "Advisor": "toolscout.advisor",

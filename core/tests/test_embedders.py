@@ -1,0 +1,297 @@
+"""Specification of `toolscout.embedders`: the protocol, the caches and `load_embedder`.
+
+`HashingEmbedder` is a real (if simple) embedder: hashed bag of words, L2-normalised, so
+texts sharing words have similar vectors. It counts the texts it is asked to embed, which
+is how the tests see what the caches saved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import threading
+import types
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+import toolscout
+from pydantic import BaseModel, ConfigDict, Field
+from toolscout import ConfigError, UnknownEmbedderError
+from toolscout.embedders import (
+    DEFAULT_EMBEDDER,
+    Embedder,
+    EmbeddingCache,
+    check_matrix,
+    load_embedder,
+    shared_cache,
+)
+from toolscout.plugins import registry
+from toolscout.text import words
+
+
+class HashingEmbedder:
+    """Hashed bag-of-words vectors: each word adds 1 to a hashed coordinate."""
+
+    name: ClassVar[str] = "hashing"
+
+    class Options(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        dimension: int = Field(64, ge=2)
+        seed: str = ""
+
+    def __init__(self, dimension: int = 64, seed: str = "") -> None:
+        self._dimension = dimension
+        self.seed = seed
+        self.calls: list[list[str]] = []
+
+    @property
+    def model_id(self) -> str:
+        return f"hashing/{self._dimension}/{self.seed}"
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        out = np.zeros((len(texts), self._dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in words(text):
+                digest = hashlib.blake2b(f"{self.seed}{word}".encode(), digest_size=8).digest()
+                out[row, int.from_bytes(digest, "little") % self._dimension] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(norms == 0, 1.0, norms)
+
+    @property
+    def texts_embedded(self) -> int:
+        return sum(len(call) for call in self.calls)
+
+
+CATALOG = [f"Look up {word} entries in the ledger." for word in ("tax", "rent", "fuel", "food")]
+
+
+@pytest.fixture
+def embedder() -> HashingEmbedder:
+    return HashingEmbedder()
+
+
+def test_hashing_embedder_implements_the_protocol(embedder: HashingEmbedder) -> None:
+    assert isinstance(embedder, Embedder)
+    matrix = embedder.embed(["weather forecast", "forecast weather", "pay rent"])
+    assert matrix.shape == (3, 64) and matrix.dtype == np.float32
+    assert float(matrix[0] @ matrix[1]) == pytest.approx(1.0)
+    assert float(matrix[0] @ matrix[2]) < 0.5
+
+
+def test_a_catalog_shared_by_1000_sessions_is_embedded_once(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache()
+    first = cache.embed_documents(embedder, CATALOG)
+    for _session in range(1000):
+        again = cache.embed_documents(embedder, CATALOG)
+    assert embedder.texts_embedded == len(CATALOG)
+    np.testing.assert_array_equal(first, again)
+
+
+def test_duplicate_texts_in_one_batch_are_embedded_once(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache()
+    matrix = cache.embed_documents(embedder, [CATALOG[0], CATALOG[1], CATALOG[0]])
+    assert embedder.calls == [[CATALOG[0], CATALOG[1]]]
+    np.testing.assert_array_equal(matrix[0], matrix[2])
+
+
+def test_only_new_texts_reach_the_model(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache()
+    cache.embed_documents(embedder, CATALOG[:2])
+    cache.embed_documents(embedder, CATALOG)
+    assert embedder.calls == [CATALOG[:2], CATALOG[2:]]
+
+
+def test_vectors_are_cached_per_model_id() -> None:
+    cache = EmbeddingCache()
+    small, other = HashingEmbedder(seed="a"), HashingEmbedder(seed="b")
+    a = cache.embed_documents(small, CATALOG)
+    b = cache.embed_documents(other, CATALOG)
+    assert small.texts_embedded == other.texts_embedded == len(CATALOG)
+    assert not np.array_equal(a, b)
+
+
+def test_large_batches_are_split_by_batch_size(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache(batch_size=3)
+    texts = [f"tool number {n}" for n in range(7)]
+    matrix = cache.embed_documents(embedder, texts)
+    assert [len(call) for call in embedder.calls] == [3, 3, 1]
+    np.testing.assert_allclose(matrix, HashingEmbedder().embed(texts))
+
+
+def test_document_cache_is_bounded(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache(max_documents=2)
+    cache.embed_documents(embedder, CATALOG[:3])
+    cache.embed_documents(embedder, CATALOG[:1])  # evicted as least recently used
+    assert embedder.texts_embedded == 4
+
+
+def test_repeated_queries_hit_the_query_cache(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache()
+    first = cache.embed_query(embedder, "pay the rent")
+    second = cache.embed_query(embedder, "pay the rent")
+    assert embedder.texts_embedded == 1
+    assert first is second and first.shape == (64,)
+    with pytest.raises(ValueError):
+        first[0] = 5.0  # shared between callers, so read-only
+
+
+def test_query_cache_is_bounded_least_recently_used(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache(max_queries=2)
+    for query in ("a tax", "b rent", "a tax", "c fuel", "a tax", "b rent"):
+        cache.embed_query(embedder, query)
+    # "b rent" was evicted by "c fuel" (least recently used), so it ran twice.
+    assert [call[0] for call in embedder.calls] == ["a tax", "b rent", "c fuel", "b rent"]
+
+
+def test_disk_cache_serves_a_later_process(tmp_path: Path) -> None:
+    writer = HashingEmbedder()
+    EmbeddingCache(cache_dir=tmp_path).embed_documents(writer, CATALOG)
+    reader = HashingEmbedder()
+    cached = EmbeddingCache(cache_dir=tmp_path).embed_documents(reader, CATALOG)
+    assert reader.texts_embedded == 0
+    np.testing.assert_allclose(cached, HashingEmbedder().embed(CATALOG))
+
+
+def test_disk_cache_recomputes_vectors_of_another_size(tmp_path: Path) -> None:
+    class Resized(HashingEmbedder):
+        @property
+        def model_id(self) -> str:
+            return "same-id"
+
+    EmbeddingCache(cache_dir=tmp_path).embed_documents(Resized(dimension=8), CATALOG)
+    bigger = Resized(dimension=16)
+    matrix = EmbeddingCache(cache_dir=tmp_path).embed_documents(bigger, CATALOG)
+    assert matrix.shape == (4, 16) and bigger.texts_embedded == 4
+
+
+def test_threads_share_one_cache_safely(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache()
+    texts = [f"tool {n} does thing {n % 7}" for n in range(200)]
+    expected = HashingEmbedder().embed(texts)
+    errors: list[str] = []
+
+    def work() -> None:
+        for _ in range(5):
+            got = cache.embed_documents(embedder, texts)
+            if not np.allclose(got, expected):
+                errors.append("wrong vectors")
+            cache.embed_query(embedder, texts[3])
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    # Threads racing on the first call may each embed it; later calls are all cached.
+    assert embedder.texts_embedded <= 8 * (len(texts) + 1)
+    before = embedder.texts_embedded
+    cache.embed_documents(embedder, texts)
+    assert embedder.texts_embedded == before
+
+
+def test_check_matrix_names_a_wrong_shape(embedder: HashingEmbedder) -> None:
+    with pytest.raises(ValueError, match=r"returned shape \(1, 64\) for 2 texts"):
+        check_matrix(embedder, ["a", "b"], np.zeros((1, 64)))
+
+
+def test_check_matrix_rejects_nan(embedder: HashingEmbedder) -> None:
+    matrix = np.zeros((1, 64))
+    matrix[0, 3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        check_matrix(embedder, ["a"], matrix)
+
+
+def test_check_matrix_converts_to_float32(embedder: HashingEmbedder) -> None:
+    matrix = check_matrix(embedder, ["a"], np.ones((1, 64), dtype=np.float64))
+    assert matrix.dtype == np.float32 and matrix.flags.c_contiguous
+
+
+def test_shared_cache_is_one_per_directory(tmp_path: Path) -> None:
+    assert shared_cache() is shared_cache()
+    assert shared_cache(tmp_path) is shared_cache(str(tmp_path))
+    assert shared_cache(tmp_path) is not shared_cache()
+
+
+# --- load_embedder ------------------------------------------------------------------
+
+
+@pytest.fixture
+def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for key in list(os.environ):
+        if key.upper().startswith("TOOLSCOUT_"):
+            monkeypatch.delenv(key)
+    monkeypatch.chdir(tmp_path)
+
+    def register_embedders(register: Callable[[type[Any]], None]) -> None:
+        register(HashingEmbedder)
+
+    module = types.ModuleType("embedders_test_plugin")
+    module.register_embedders = toolscout.hookimpl(register_embedders)  # type: ignore[attr-defined]
+    registry.register_plugin(module)
+    yield
+    registry.unregister_plugin("embedders_test_plugin")
+
+
+@pytest.mark.usefixtures("plugin")
+def test_load_embedder_builds_the_named_embedder_with_validated_options() -> None:
+    embedder = load_embedder("hashing", dimension="32")
+    assert isinstance(embedder, HashingEmbedder)
+    assert embedder.dimension == 32 and embedder.embed(["x"]).shape == (1, 32)
+
+
+@pytest.mark.usefixtures("plugin")
+def test_load_embedder_is_exported_lazily_from_toolscout() -> None:
+    assert toolscout.load_embedder is load_embedder
+    assert toolscout.Embedder is Embedder
+
+
+@pytest.mark.usefixtures("plugin")
+def test_load_embedder_uses_the_configured_embedder_and_its_table() -> None:
+    Path("toolscout.toml").write_text(
+        'embedder = "hashing"\n[embedders.hashing]\ndimension = 16\nseed = "s"\n', "utf-8"
+    )
+    embedder = load_embedder()
+    assert embedder.model_id == "hashing/16/s"
+    assert load_embedder(seed="t").model_id == "hashing/16/t"
+
+
+@pytest.mark.usefixtures("plugin")
+def test_load_embedder_rejects_an_unknown_option_naming_it() -> None:
+    with pytest.raises(ConfigError, match=r"unknown option of embedder hashing 'dimensoin'"):
+        load_embedder("hashing", dimensoin=8)
+
+
+@pytest.mark.usefixtures("plugin")
+def test_load_embedder_rejects_a_bad_value_naming_it() -> None:
+    with pytest.raises(ConfigError, match=r"invalid option of embedder hashing 'dimension'"):
+        load_embedder("hashing", dimension=1)
+
+
+@pytest.mark.usefixtures("plugin")
+def test_unknown_embedder_lists_the_installed_ones() -> None:
+    with pytest.raises(UnknownEmbedderError, match=r"installed embedders: .*hashing"):
+        load_embedder("hashingg")
+
+
+def test_default_embedder_is_the_first_party_sentence_transformers() -> None:
+    assert DEFAULT_EMBEDDER == "sentence-transformers"
+    assert DEFAULT_EMBEDDER in toolscout.plugins.FIRST_PARTY
+
+
+def test_importing_embedders_does_not_import_numpy() -> None:
+    code = "import toolscout, toolscout.embedders, sys; print('numpy' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert result.stdout.strip() == "False"
