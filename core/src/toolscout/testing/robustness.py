@@ -8,6 +8,7 @@ must index without crashing and stay findable by name.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pytest
@@ -165,11 +166,12 @@ class BadInputTests(ConformanceFixtures):
         """Failure: an empty session id was accepted by index_tool, index_tools or
         clear_index instead of raising ValueError (it would mix unrelated callers)."""
         tool = ToolReference("orbit_tracker", "Track satellites.")
-        for call in (
+        calls: tuple[Callable[[], object], ...] = (
             lambda: index.index_tool("", tool),
             lambda: index.index_tools("", [tool]),
             lambda: index.clear_index(""),
-        ):
+        )
+        for call in calls:
             with pytest.raises(ValueError):
                 call()
 
