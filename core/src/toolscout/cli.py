@@ -531,6 +531,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ToolscoutError, OSError, ValueError) as error:
         sys.stderr.write(f"toolscout {args.command}: error: {_one_line(error)}\n")
         return EXIT_USAGE
+    except ImportError as error:
+        # A backend whose own dependency is missing: say which, and how to repair it.
+        sys.stderr.write(
+            f"toolscout {args.command}: error: a plugin failed to import: "
+            f"{type(error).__name__}: {_one_line(error)}; reinstall the backend's distribution "
+            "so its dependencies are installed\n"
+        )
+        return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("toolscout: interrupted\n")
         return 130
