@@ -2,13 +2,15 @@
 
     toolscout backends [--json]
     toolscout search QUERY [--catalog PATH] [--backend NAME] [--max-results N] [--json]
-    toolscout demo [--backend NAME]
-    toolscout eval --catalog TOOLS.jsonl --queries QUERIES.jsonl --backend NAME [...] [--json]
+    toolscout demo [--backend NAME] [--max-results N] [--json]
+    toolscout eval --catalog TOOLS.jsonl --queries QUERIES.jsonl [--backend NAME ...]
+                   [--limit-queries N] [--json]
 
 `search`, `demo` and `eval` take backend options as repeatable `--option KEY=VALUE`, layered
-on top of the configuration (`[tool.toolscout.backends.NAME]`); a value is parsed as JSON
-when it parses (`5`, `true`, `0.5`, `"x"`) and kept as a string otherwise. With several
-backends, `--option NAME.KEY=VALUE` gives an option to backend NAME only.
+on top of the configuration (`[tool.toolscout.backends.NAME]`). A value is parsed as JSON
+when it parses (`5`, `true`, `0.5`) and kept as text otherwise, and always kept as text for
+an option the backend's `Options` model types as text. With several backends,
+`--option NAME.KEY=VALUE` gives an option to backend NAME only.
 
 Bad input (missing files, bad JSON, unknown backends, bad options) exits with status 2 and
 one line on stderr; `main(argv)` returns the exit status, so the CLI is testable in-process.
