@@ -2,8 +2,9 @@
 
 The fixture distributions under tests/plugins/ are installed by the nox `integration`
 session next to every first-party member: `toolscout-fixture-good` registers the
-`fixture_good` backend; `toolscout-fixture-broken` has one plugin that fails to import
-(`fixture_broken`) and one with a misspelled hook (`fixture_typo`).
+`fixture_good` backend; `toolscout-fixture-broken` has a plugin that fails to import
+(`fixture_broken`), one with a misspelled hook (`fixture_typo`) and one whose hook fails
+(`fixture_hook`).
 """
 
 from __future__ import annotations
@@ -105,6 +106,24 @@ def test_a_misspelled_hook_in_an_installed_plugin_fails_at_load(
     message = str(caught.value)
     assert "toolscout-fixture-broken" in message
     assert "unknown hook 'register_backend'" in message
+
+
+def test_a_plugin_whose_hook_fails_is_reported_with_its_distribution_and_error(
+    registry: PluginRegistry,
+) -> None:
+    with pytest.raises(PluginLoadError) as caught:
+        registry.backend("fixture_hook")
+    message = str(caught.value)
+    assert "plugin 'fixture_hook' from distribution toolscout-fixture-broken" in message
+    assert "No module named 'fixture_missing_backend_dependency'" in message
+
+
+def test_a_plugin_whose_hook_fails_does_not_break_the_others(registry: PluginRegistry) -> None:
+    backends = registry.backends()
+    assert "fixture_good" in backends
+    failure = registry.failures["fixture_hook"]
+    assert failure.distribution == "toolscout-fixture-broken"
+    assert isinstance(failure.error, ModuleNotFoundError)
 
 
 def test_an_unknown_backend_lists_the_installed_backends_and_the_failures(

@@ -233,3 +233,16 @@ def test_every_hook_documents_each_argument_and_its_version(spec: Callable[..., 
     for argument in inspect.signature(spec).parameters:
         assert f":param {argument}:" in doc
     assert ".. versionadded::" in doc
+
+
+def test_a_hook_that_raises_is_a_plugin_error_naming_the_cause(registry: PluginRegistry) -> None:
+    def register_backends(register: Callable[[type[Any]], None]) -> None:
+        raise ModuleNotFoundError("No module named 'heavy_dependency'")
+
+    failing = plugin_module("failing_hook", register_backends=register_backends)
+    with pytest.raises(PluginLoadError) as caught:
+        registry.register_plugin(failing)
+    message = str(caught.value)
+    assert "'failing_hook'" in message
+    assert "ModuleNotFoundError: No module named 'heavy_dependency'" in message
+    assert registry._pm.get_plugin("failing_hook") is None

@@ -33,6 +33,10 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+# A library must not print on its own: without this, Python's last-resort handler writes each
+# plugin failure to stderr, doubling the CLI's one-line error. Failures stay in `failures`,
+# in error messages, and in the log of any application that configures logging.
+log.addHandler(logging.NullHandler())
 
 ENTRY_POINT_GROUP = "toolscout"
 
@@ -139,10 +143,15 @@ class PluginRegistry:
             except PluginLoadError as error:
                 # Recorded, not raised: asking for this plugin's backend raises it, while
                 # the other plugins keep working.
-                self._failures[extension.name] = PluginFailure(
-                    extension.name, self._distribution(ep)[0], error
-                )
-                log.warning("%s", error)
+                cause = error.__cause__
+                reason: BaseException = error
+                if isinstance(cause, Exception) and not isinstance(
+                    cause, pluggy.PluginValidationError
+                ):
+                    reason = cause  # the hook's own error, e.g. a missing dependency
+                failure = PluginFailure(extension.name, self._distribution(ep)[0], reason)
+                self._failures[extension.name] = failure
+                log.warning("%s", failure)
 
     def _register_module(
         self, module: ModuleType | object, plugin: str, ep: metadata.EntryPoint | None
@@ -185,6 +194,11 @@ class PluginRegistry:
             # Leave nothing half-registered: the plugin is either fully there or absent.
             self._forget(plugin)
             raise
+        except Exception as error:
+            # A hook importing its backend lazily fails here when a dependency is missing;
+            # that is this plugin's failure, not the caller's.
+            self._forget(plugin)
+            raise PluginLoadError(str(PluginFailure(plugin, distribution, error))) from error
 
     def register_plugin(self, module: ModuleType | object, name: str | None = None) -> None:
         """Register a plugin object directly (tests, applications with in-code plugins)."""
