@@ -8,13 +8,10 @@ specific, not the suite collapsing).
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
-import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
+from suite_runner import run_suite
 from toolscout.testing.broken import BROKEN_INDEXES
 
 MODULE = textwrap.dedent(
@@ -132,50 +129,12 @@ def _ident(kind: str) -> str:
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
     """Outcome of every suite test for every broken index: {kind: {test: outcome}}."""
-    folder = tmp_path_factory.mktemp("broken")
     source = MODULE + "".join(
         CLASS.format(ident=_ident(kind), kind=kind) for kind in BROKEN_INDEXES
     )
-    (folder / "test_broken.py").write_text(source)
-    report = folder / "report.xml"
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "test_broken.py",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-o",
-            "addopts=",
-            f"--junitxml={report}",
-            "--rootdir",
-            str(folder),
-        ],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert report.exists(), f"the suite did not run:\n{completed.stdout}\n{completed.stderr}"
-    return _parse(report)
-
-
-def _parse(report: Path) -> dict[str, dict[str, str]]:
-    by_kind: dict[str, dict[str, str]] = {kind: {} for kind in BROKEN_INDEXES}
-    idents = {f"Test_{_ident(kind)}": kind for kind in BROKEN_INDEXES}
-    for case in ET.parse(report).getroot().iter("testcase"):
-        kind = idents[case.attrib["classname"].rsplit(".", 1)[-1]]
-        tags = {child.tag for child in case}
-        if tags & {"failure", "error"}:
-            outcome = "failed"
-        elif "skipped" in tags:
-            outcome = "skipped"
-        else:
-            outcome = "passed"
-        by_kind[kind][case.attrib["name"]] = outcome
-    return by_kind
+    run = run_suite(tmp_path_factory.mktemp("broken"), source)
+    assert run.outcomes, f"the suite did not run:\n{run.output}"
+    return {kind: run.of(f"Test_{_ident(kind)}") for kind in BROKEN_INDEXES}
 
 
 def test_every_broken_index_has_expectations() -> None:
