@@ -39,15 +39,6 @@ class TestDuckDBOnFile(ToolIndexConformance):
         yield index
         index.close()
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="suite bug: after re-indexing weather_records as 'Tracks migratory whales.' "
-        "the test still expects the query 'ledger' to find it; backends/duckdb/tests/"
-        "test_persistence.py checks the same reopen behaviour in a new process",
-    )
-    def test_tools_survive_reopen(self, index: Any, reopen: Any) -> None:
-        super().test_tools_survive_reopen(index, reopen)
-
     @pytest.fixture
     def reopen(self) -> Any:
         opened: list[DuckDBToolIndex] = []

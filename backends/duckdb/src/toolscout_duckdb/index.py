@@ -20,6 +20,7 @@ from toolscout.types import ToolHit, ToolReference, thaw
 
 from toolscout_duckdb import sql
 from toolscout_duckdb.analysis import SPLIT_MACRO_SQL, resolve_stopwords, split_text
+from toolscout_duckdb.cache import SearchCache
 from toolscout_duckdb.extension import load_fts
 from toolscout_duckdb.options import DuckDBOptions
 
@@ -61,6 +62,7 @@ class DuckDBToolIndex(ToolIndexBase):
         parameters_weight: float = 1.0,
         description_weight: float = 1.0,
         min_score: float = 0.0,
+        scoring: str = "cache",
         k1: float = 1.2,
         b: float = 0.75,
     ) -> None:
@@ -72,6 +74,7 @@ class DuckDBToolIndex(ToolIndexBase):
             parameters_weight=parameters_weight,
             description_weight=description_weight,
             min_score=min_score,
+            scoring=scoring,  # type: ignore[arg-type]
             k1=k1,
             b=b,
         )
@@ -101,14 +104,16 @@ class DuckDBToolIndex(ToolIndexBase):
             self._con.close()
             raise
         self._stems: dict[str, str] = {}
-        self._params = {
+        weights = {
             "wn": options.name_weight,
             "wp": options.parameters_weight,
             "wd": options.description_weight,
-            "k1": options.k1,
-            "b": options.b,
-            "min_score": options.min_score,
         }
+        self._params = {**weights, "k1": options.k1, "b": options.b, "min_score": options.min_score}
+        self._cache = SearchCache(weights, options.k1, options.b)
+        self._cache.invalidate(
+            (), (), added=self._writer.execute("SELECT tool_id, name FROM toolscout.tools").fetchall()
+        )
 
     # --- storage ----------------------------------------------------------------------
 
@@ -222,11 +227,11 @@ class DuckDBToolIndex(ToolIndexBase):
                 w.execute("BEGIN")
                 try:
                     w.execute(sql.STAGE.format(schema=schema_expr, description=description_expr))
-                    new_terms = self._store_new_tools(w)
+                    new_terms, touched, added = self._store_new_tools(w)
                     w.execute(sql.REPLACED, params)
                     w.execute(sql.DROP_MEMBERS, params)
                     w.execute(sql.ADD_MEMBERS, params)
-                    self._finish_membership(w, key, session_id)
+                    orphan_terms, deleted = self._finish_membership(w, key, session_id)
                     w.execute("COMMIT")
                 except BaseException:
                     w.execute("ROLLBACK")
@@ -237,6 +242,7 @@ class DuckDBToolIndex(ToolIndexBase):
                 w.unregister("ts_batch")
             # Visible to searches only once committed.
             self._term_ids.update(new_terms)
+            self._cache.invalidate(touched + orphan_terms, [key], added, deleted)
 
     def _writable(self) -> duckdb.DuckDBPyConnection:
         if self._closed:
@@ -268,12 +274,17 @@ class DuckDBToolIndex(ToolIndexBase):
         self._session_keys[session_id] = key
         return key, True
 
-    def _store_new_tools(self, w: duckdb.DuckDBPyConnection) -> dict[str, int]:
-        """Analyse and store the staged definitions not stored yet; return new terms."""
+    def _store_new_tools(
+        self, w: duckdb.DuckDBPyConnection
+    ) -> tuple[dict[str, int], list[int], list[tuple[int, str]]]:
+        """Analyse and store the staged definitions not stored yet.
+
+        Returns the new terms, the terms whose postings changed, and the new (id, name)s.
+        """
         w.execute(sql.NEW_TOOLS)
         row = w.execute("SELECT count(*) FROM ts_new").fetchone()
         if not row or row[0] == 0:
-            return {}
+            return {}, [], []
         w.execute(sql.NEW_WORDS)
         if self._stopwords:
             w.execute(sql.DROP_STOPWORDS)
@@ -281,18 +292,28 @@ class DuckDBToolIndex(ToolIndexBase):
         new_terms = {term: term_id for term_id, term in w.execute(sql.NEW_TERMS).fetchall()}
         w.execute(sql.NEW_POSTINGS)
         w.execute(sql.INSERT_TOOLS)
-        return new_terms
+        touched = [r[0] for r in w.execute(sql.TERMS_OF_NEW).fetchall()]
+        added = w.execute("SELECT tool_id, name FROM ts_new").fetchall()
+        return new_terms, touched, added
 
-    def _finish_membership(self, w: duckdb.DuckDBPyConnection, key: int, session_id: str) -> None:
-        """Recompute the session's statistics and delete definitions nobody holds."""
+    def _finish_membership(
+        self, w: duckdb.DuckDBPyConnection, key: int, session_id: str
+    ) -> tuple[list[int], list[tuple[int, str]]]:
+        """Recompute the session's statistics and delete definitions nobody holds.
+
+        Returns the terms whose postings lost tools, and the deleted (id, name)s.
+        """
         params = {"s": key}
         w.execute(sql.DELETE_SESSION, params)
         w.execute(sql.SESSION_STATS, {"s": key, "sid": session_id})
         w.execute(sql.ORPHANS)
-        row = w.execute("SELECT count(*) FROM ts_orphans").fetchone()
-        if row and row[0]:
-            w.execute(sql.DELETE_ORPHAN_POSTINGS)
-            w.execute(sql.DELETE_ORPHAN_TOOLS)
+        deleted = w.execute(sql.ORPHAN_NAMES).fetchall()
+        if not deleted:
+            return [], []
+        terms = [r[0] for r in w.execute(sql.TERMS_OF_ORPHANS).fetchall()]
+        w.execute(sql.DELETE_ORPHAN_POSTINGS)
+        w.execute(sql.DELETE_ORPHAN_TOOLS)
+        return terms, deleted
 
     def _drop(self, session_id: str, select_sql: str, extra: Mapping[str, Any]) -> None:
         with self._write_lock:
@@ -305,7 +326,7 @@ class DuckDBToolIndex(ToolIndexBase):
             try:
                 w.execute(select_sql, params)
                 w.execute(sql.DROP_MEMBERS, {"s": key})
-                self._finish_membership(w, key, session_id)
+                terms, deleted = self._finish_membership(w, key, session_id)
                 empty = w.execute(
                     "SELECT count(*) = 0 FROM toolscout.members WHERE session_key = $s", {"s": key}
                 ).fetchone()
@@ -318,6 +339,7 @@ class DuckDBToolIndex(ToolIndexBase):
                 raise
             if gone:
                 self._session_keys.pop(session_id, None)
+            self._cache.invalidate(terms, [key], (), deleted)
 
     def _clear(self, session_id: str) -> None:
         self._drop(session_id, sql.ALL_OF_SESSION, {})
@@ -365,6 +387,11 @@ class DuckDBToolIndex(ToolIndexBase):
         by_name = bool(exact) and not any(ch.isspace() for ch in exact)
         if not terms and not by_name:
             return [], 0
+        if self.options.scoring == "cache":
+            found, total = self._cache.search(
+                cursor, key, terms, exact if by_name else None, limit, self.options.min_score
+            )
+            return [ToolHit(name, score, summary) for name, score, summary in found], total
         params = {**self._params, "s": key, "terms": terms, "limit": limit}
         if by_name:
             params["name"] = exact

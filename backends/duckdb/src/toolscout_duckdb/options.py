@@ -36,6 +36,9 @@ class DuckDBOptions(BaseModel):
     """Weight of words in the tool's description."""
     min_score: float = Field(0.0, ge=0.0)
     """Hits scoring below this are dropped, so a search can return nothing when nothing fits."""
+    scoring: Literal["cache", "sql"] = "cache"
+    """`cache`: BM25 in process over postings cached from DuckDB (fast); `sql`: the same
+    BM25 as one DuckDB query per search (slower; for comparison and checking)."""
     k1: float = Field(1.2, ge=0.0)
     """BM25 term-frequency saturation."""
     b: float = Field(0.75, ge=0.0, le=1.0)

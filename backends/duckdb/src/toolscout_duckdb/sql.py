@@ -214,6 +214,15 @@ ORPHANS = """
 CREATE OR REPLACE TEMP TABLE ts_orphans AS
 SELECT DISTINCT tool_id FROM ts_dropped ANTI JOIN toolscout.members USING (tool_id)
 """
+ORPHAN_NAMES = """
+SELECT t.tool_id, t.name FROM toolscout.tools t WHERE t.tool_id IN (SELECT tool_id FROM ts_orphans)
+"""
+TERMS_OF_ORPHANS = """
+SELECT DISTINCT term_id FROM toolscout.postings WHERE tool_id IN (SELECT tool_id FROM ts_orphans)
+"""
+TERMS_OF_NEW = """
+SELECT DISTINCT term_id FROM toolscout.postings WHERE tool_id IN (SELECT tool_id FROM ts_new)
+"""
 DELETE_ORPHAN_POSTINGS = (
     "DELETE FROM toolscout.postings WHERE tool_id IN (SELECT tool_id FROM ts_orphans)"
 )
