@@ -1,0 +1,13 @@
+"""The whole conformance suite against the minibm25 example backend."""
+
+from __future__ import annotations
+
+import pytest
+from example_backend import MiniBM25Index
+from toolscout.testing import ToolIndexConformance
+
+
+class TestMiniBM25(ToolIndexConformance):
+    @pytest.fixture
+    def index(self) -> MiniBM25Index:
+        return MiniBM25Index()
