@@ -1,0 +1,95 @@
+"""Memory of 1,000 sessions × the same 500 tools in one tantivy index (RSS, Linux).
+
+Each session gets the first 500 BFCL tools under its own session id, as an agent server
+holding many conversations would. Prints resident memory before and after, the peak, the
+index time, and search latency across sessions.
+
+    python backends/tantivy/bench/memory.py                  # one index_tools call per session
+    python backends/tantivy/bench/memory.py --batch          # all sessions in one batch
+    python backends/tantivy/bench/memory.py --path /tmp/ix   # on disk (page cache not counted)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+
+import toolscout
+from toolscout import ToolSearchRequest
+
+EVAL = Path(__file__).resolve().parents[3].parent / "shared" / "eval"
+
+
+def status_mb(field: str) -> float:
+    """A memory figure of this process from /proc/self/status, in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"{field} not in /proc/self/status (Linux only)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--tools", type=int, default=500)
+    parser.add_argument("--batch", action="store_true", help="one commit for all sessions")
+    parser.add_argument("--path", default=None, help="index directory (default: RAM)")
+    args = parser.parse_args()
+
+    tools = toolscout.load_catalog(EVAL / "bfcl" / "tools.jsonl")[: args.tools]
+    queries = [
+        json.loads(line)["query"]
+        for line in (EVAL / "bfcl" / "queries.jsonl").read_text().splitlines()[:200]
+    ]
+    for tool in tools:  # the searchable text is built once per reference, shared by sessions
+        _ = tool.text, tool.summary
+    gc.collect()
+    index = toolscout.load_index("tantivy", path=args.path)
+    base = status_mb("VmRSS")
+
+    start = time.perf_counter()
+    if args.batch:
+        with index.batch():
+            for session in range(args.sessions):
+                index.index_tools(f"session-{session}", tools)
+    else:
+        for session in range(args.sessions):
+            index.index_tools(f"session-{session}", tools)
+    index_s = time.perf_counter() - start
+    gc.collect()
+    loaded = status_mb("VmRSS")
+
+    rng = random.Random(0)
+    latencies = []
+    for query in queries:
+        request = ToolSearchRequest(f"session-{rng.randrange(args.sessions)}", query)
+        start = time.perf_counter()
+        index.search(request)
+        latencies.append((time.perf_counter() - start) * 1000)
+    searcher = index._current_searcher()
+    result = {
+        "sessions": args.sessions,
+        "tools_per_session": len(tools),
+        "documents": index.document_count(),
+        "segments": searcher.num_segments,
+        "mode": "batch" if args.batch else "commit per session",
+        "storage": args.path or "RAM",
+        "rss_before_mb": round(base, 1),
+        "rss_after_mb": round(loaded, 1),
+        "rss_growth_mb": round(loaded - base, 1),
+        "rss_peak_mb": round(status_mb("VmHWM"), 1),
+        "bytes_per_document": round((loaded - base) * 1024 * 1024 / max(1, index.document_count())),
+        "index_s": round(index_s, 2),
+        "search_ms_median": round(statistics.median(latencies), 3),
+    }
+    print(json.dumps(result))
+    index.close()
+
+
+if __name__ == "__main__":
+    main()
