@@ -249,6 +249,25 @@ def test_a_raising_tool_and_an_unknown_tool_come_back_as_tool_errors(
     assert result.text == "Billing is down."
 
 
+def test_arguments_that_are_not_json_come_back_as_a_tool_error(
+    api: API, server: WireServer
+) -> None:
+    broken = api.calls(("c2", "get_weather", {}))
+    if isinstance(api, ChatCompletions):
+        broken["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = "{city: Rome"
+    else:
+        broken["output"][1]["arguments"] = "{city: Rome"
+    server.script(
+        api.calls(("c1", "tool_search", {"query": "select:get_weather"})),
+        broken,
+        api.answer("ok"),
+    )
+    advisor(api, server).run("x")
+    assert "not a JSON object: '{city: Rome'" in api.results(server.bodies[2])["c2"]
+    # The model's own malformed call is echoed back as it sent it.
+    assert "{city: Rome" in json.dumps(server.bodies[2])
+
+
 def test_dotted_catalog_names_are_sent_sanitised_and_mapped_back(
     api: API, server: WireServer
 ) -> None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 from toolscout.advisor.chat import ChatRequest, ChatResponse, ToolCall, Usage
 
 __all__ = ["ScriptedChatModel", "answer", "call", "calls"]
 
-Step = ChatResponse | Callable[[ChatRequest], ChatResponse]
+# A string alias: `X | Callable[...]` at run time needs Python 3.10+ typing internals.
+Step: TypeAlias = "ChatResponse | Callable[[ChatRequest], ChatResponse]"
 
 _ids = itertools.count(1)
 
