@@ -22,6 +22,7 @@ from typing import Any
 
 import toolscout
 from toolscout import ToolReference, ToolSearchRequest
+from toolscout_tantivy import TantivyToolIndex
 
 EVAL = Path(__file__).resolve().parents[3].parent / "shared" / "eval"
 SESSION = "eval"
@@ -110,7 +111,7 @@ def run(name: str, options: dict[str, Any], repeat: int) -> dict[str, Any]:
     for _ in range(repeat):
         # Fresh references each run: the searchable text is built (and timed) every time.
         fresh = [ToolReference(t.name, t.description, t.input_schema, t.metadata) for t in tools]
-        index = toolscout.load_index("tantivy", **options)
+        index = TantivyToolIndex(**options)
         start = time.perf_counter()
         index.index_tools(SESSION, fresh)
         index_times.append(time.perf_counter() - start)

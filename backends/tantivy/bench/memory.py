@@ -21,6 +21,7 @@ from pathlib import Path
 
 import toolscout
 from toolscout import ToolSearchRequest
+from toolscout_tantivy import TantivyToolIndex
 
 EVAL = Path(__file__).resolve().parents[3].parent / "shared" / "eval"
 
@@ -49,7 +50,7 @@ def main() -> None:
     for tool in tools:  # the searchable text is built once per reference, shared by sessions
         _ = tool.text, tool.summary
     gc.collect()
-    index = toolscout.load_index("tantivy", path=args.path)
+    index = TantivyToolIndex(path=args.path)
     base = status_mb("VmRSS")
 
     start = time.perf_counter()
