@@ -77,3 +77,16 @@ def test_a_pattern_that_could_span_tools_matches_within_each_tool(
 def test_lookbehind_patterns_match_tool_by_tool(search: Callable[..., list[str]]) -> None:
     assert search("re:(?<=^get_)weather$") == ["get_weather"]
     assert set(search("re:(?<=^get_)weather")) == {"get_weather_data", "get_weather"}
+
+
+def test_backreferences_keep_their_group_numbers(search: Callable[..., list[str]]) -> None:
+    assert search(r"re:(l)\1") == ["github_list_pulls"]
+
+
+def test_a_pattern_matching_every_tool_is_answered_within_the_budget() -> None:
+    index = RegexToolIndex(timeout_ms=1000)
+    index.index_tools(
+        SESSION, [tool(f"tool_{i}", "Every description has an e.") for i in range(3000)]
+    )
+    response = index.search(ToolSearchRequest(SESSION, "re:e", 3))
+    assert response.total_matches == 3000

@@ -36,7 +36,7 @@ from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
 from toolscout.index import check_session_id
 
 from toolscout_regex.analysis import Analyzer, fold
-from toolscout_regex.query import ParsedQuery, compile_joined, parse_query
+from toolscout_regex.query import REST_GROUP, ParsedQuery, compile_joined, parse_query
 
 __all__ = ["RegexOptions", "RegexToolIndex"]
 
@@ -50,6 +50,8 @@ _EXACT_NAME_BONUS = 1000.0
 _MIN_PREFIX = 4
 _MAX_EXPANSIONS = 64
 _MAX_MEMO = 20_000
+# Seconds allowed per tool and field on top of `timeout_ms` (see `_match_pattern`).
+_PER_MATCH_ALLOWANCE = 20e-6
 # Characters that separate names a query may quote: `select:a,b`, "`get_weather`", "(x)".
 _NAME_DELIMITERS = regex.compile(r"[\s,;:'\"`()\[\]{}<>]+")
 _IDENTIFIER_SHAPED = regex.compile(r"\w[_./\-]\w|\p{Ll}\p{Lu}")
@@ -80,7 +82,11 @@ class RegexOptions(BaseModel):
     stemming: bool = Field(True, description="Porter-stem English words (send ~ sending).")
     stop_words: bool = Field(True, description="Drop English stop words from queries and tools.")
     timeout_ms: float = Field(
-        100.0, gt=0, le=60_000, description="Time budget for matching one regular expression."
+        100.0,
+        gt=0,
+        le=60_000,
+        description="Time budget for matching one regular expression, plus 20 µs per tool "
+        "and field searched.",
     )
     max_pattern_length: int = Field(
         200, ge=1, le=10_000, description="Longest regular expression accepted, in characters."
@@ -361,26 +367,33 @@ class RegexToolIndex(ToolIndexBase):
     def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> list[float]:
         assert parsed.pattern is not None
         joined_pattern = compile_joined(parsed.text)
-        deadline = time.perf_counter() + self.options.timeout_ms / 1000.0
+        name_weight, parameters_weight, description_weight = self._weights
+        # Split names ("github create issue") only serve patterns written with spaces.
+        fields = [0, 1] if " " in parsed.text else [0]
+        fields += [i for i, w in ((2, parameters_weight), (3, description_weight)) if w]
+        # A timed `regex` call or match costs a few µs however short the text: allowed per
+        # tool and field on top of the budget, so a harmless pattern that matches every
+        # tool of a large session does not time out.
+        budget = self.options.timeout_ms / 1000.0
+        budget += _PER_MATCH_ALLOWANCE * len(compiled.refs) * len(fields)
+        deadline = time.perf_counter() + budget
         # Per field: each matching tool's (match start, match length), first match only.
-        spans: list[dict[int, tuple[int, int]]] = []
+        spans: dict[int, dict[int, tuple[int, int]]] = {i: {} for i in range(4)}
         try:
-            for field_index, joined in enumerate(compiled.joined):
-                found = None
+            for field_index in fields:
                 if joined_pattern is not None:
-                    found = _search_joined(joined, joined_pattern, deadline)
-                if found is None:
+                    found = _search_joined(compiled.joined[field_index], joined_pattern, deadline)
+                else:
                     texts = [text[field_index] for text in compiled.texts]
                     found = _search_each(texts, parsed.pattern, deadline)
-                spans.append(found)
+                spans[field_index] = found
         except TimeoutError:
             raise ValueError(
                 f"regular expression {parsed.text!r} took longer than {self.options.timeout_ms:g}"
                 " ms to match (catastrophic backtracking?); simplify it, for example replace "
                 "nested repeats like (a+)+ with a+, or raise the backend option timeout_ms"
             ) from None
-        name_weight, parameters_weight, description_weight = self._weights
-        raw_names, split_names, parameters, descriptions = spans
+        raw_names, split_names, parameters, descriptions = (spans[i] for i in range(4))
         scores = [0.0] * len(compiled.refs)
         texts = compiled.texts
         for doc in raw_names.keys() | split_names.keys():
@@ -405,28 +418,39 @@ def _remaining(deadline: float) -> float:
 
 def _search_joined(
     joined: _Joined, pattern: regex.Pattern[str], deadline: float
-) -> dict[int, tuple[int, int]] | None:
-    """First match per tool in one field's joined text; None if a match spans two tools.
+) -> dict[int, tuple[int, int]]:
+    """First match per tool in one field's joined text, as (start in tool, length).
 
-    One timed search call per matching tool (plus one), rather than one per tool: the
-    `regex` module's timeout costs microseconds per call.
+    One timed `finditer` sweeps every tool; the pattern's trailing group consumes the rest
+    of each tool's line, so a tool yields one match. A match that runs past its tool's end
+    (which `compile_joined` screens out, so this is a safety net) is redone confined to that
+    tool, and the sweep resumes at the next tool.
     """
     found: dict[int, tuple[int, int]] = {}
     starts, ends, text = joined.starts, joined.ends, joined.text
     count = len(starts)
     position = 0
     while position <= len(text):
-        match = pattern.search(text, position, timeout=_remaining(deadline))
-        if match is None:
+        resume = None
+        for match in pattern.finditer(text, position, timeout=_remaining(deadline)):
+            start = match.start()
+            doc = bisect_right(starts, start) - 1
+            if doc in found:
+                continue
+            end = match.start(REST_GROUP)
+            if end > ends[doc]:
+                confined = pattern.search(text, start, ends[doc], timeout=_remaining(deadline))
+                if confined is not None:
+                    found[doc] = (
+                        confined.start() - starts[doc],
+                        confined.start(REST_GROUP) - confined.start(),
+                    )
+                resume = starts[doc + 1] if doc + 1 < count else len(text) + 1
+                break
+            found[doc] = (start - starts[doc], end - start)
+        if resume is None:
             break
-        start, end = match.span()
-        doc = bisect_right(starts, start) - 1
-        if end > ends[doc]:
-            return None
-        found[doc] = (start - starts[doc], end - start)
-        if doc + 1 >= count:
-            break
-        position = starts[doc + 1]
+        position = resume
     return found
 
 

@@ -24,7 +24,7 @@ from typing import Literal
 
 import regex
 
-__all__ = ["ParsedQuery", "compile_joined", "compile_pattern", "parse_query"]
+__all__ = ["REST_GROUP", "ParsedQuery", "compile_joined", "compile_pattern", "parse_query"]
 
 _METACHARACTERS = frozenset("^$*+?()[]{}|\\")
 
@@ -46,19 +46,32 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
     return regex.compile(pattern, regex.IGNORECASE | regex.UNICODE | regex.V0 | regex.FULLCASE)
 
 
-# Constructs that behave differently when tool texts are joined into one string (lookaround
-# and lookbehind see neighbouring tools; \A, \Z and \G anchor to the whole string; inline
-# flags may switch MULTILINE off): patterns with them are matched tool by tool.
-_CONTEXT_SENSITIVE = regex.compile(r"\(\?(?!:)|\\[AZzG]")
+# Patterns that must be matched tool by tool rather than over newline-joined tool texts:
+# lookaround and lookbehind see neighbouring tools, \A \Z \G anchor to the whole string,
+# inline flags may switch MULTILINE off, and anything that can match a newline (`[^...]`,
+# `\s`, `\W`, `\D`, escapes by code point, control characters) could run from one tool
+# into the next, and in the worst case rescan the rest of the text from every position.
+_CONTEXT_SENSITIVE = regex.compile(
+    r"\(\?(?!:)|\[\^|\\[AZzGsSWDRXpPNnxuUvf0]|\\[1-7][0-7]{2}|[\x00-\x1f]"
+)
+
+#: The group `compile_joined` appends: it consumes the rest of the tool's line, so one
+#: `finditer` yields at most one match per tool. Its start is the end of the user's match.
+REST_GROUP = "toolscout_rest"
 
 
 @lru_cache(maxsize=512)
 def compile_joined(pattern: str) -> regex.Pattern[str] | None:
-    """The pattern for searching newline-joined tool texts, or None if it must not be."""
+    """The pattern for scanning newline-joined tool texts, or None if it must not be.
+
+    Wrapped as `(?:PATTERN)(?P<toolscout_rest>[^\\n]*)`: the group is numbered after the
+    pattern's own groups, so its backreferences keep their meaning.
+    """
     if _CONTEXT_SENSITIVE.search(pattern):
         return None
     return regex.compile(
-        pattern, regex.IGNORECASE | regex.UNICODE | regex.V0 | regex.FULLCASE | regex.MULTILINE
+        f"(?:{pattern})(?P<{REST_GROUP}>[^\\n]*)",
+        regex.IGNORECASE | regex.UNICODE | regex.V0 | regex.FULLCASE | regex.MULTILINE,
     )
 
 
