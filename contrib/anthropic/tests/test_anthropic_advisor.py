@@ -281,3 +281,23 @@ def test_classic_adapter_refuses_deferred_tools() -> None:
     request = ChatRequest((Message.user("x"),), (), (ToolReference("a"),))
     with pytest.raises(ValueError, match="cannot send deferred tools"):
         model.complete(request)
+
+
+def test_a_continued_conversation_keeps_turns_alternating(server: WireServer) -> None:
+    from toolscout.advisor import Message
+
+    server.script(
+        calls(("t1", "tool_search", {"query": "select:get_weather"})),
+        calls(("t2", "get_weather", {"city": "Rome"})),
+        answer("Sunny in Rome."),
+        answer("You're welcome."),
+    )
+    chat = advisor(server)
+    first = chat.run("Weather in Rome?")
+    chat.run([*first.messages, Message.user("Thanks!")])
+    body = server.bodies[3]
+    assert tool_names(body) == ["tool_search"]  # a new run starts with the search tool only
+    roles = [turn["role"] for turn in body["messages"]]
+    assert roles == ["user", "assistant", "user", "assistant", "user", "assistant", "user"]
+    assert body["messages"][-1] == {"role": "user", "content": "Thanks!"}
+    assert body["system"].count(DEFAULT_SYSTEM_MESSAGE_SUFFIX) == 1

@@ -86,7 +86,9 @@ class AnthropicChatModel(ClientChatModel):
             if message.role == "system":
                 continue
             if message.role == "assistant":
-                turns.append({"role": "assistant", "content": self._assistant(message)})
+                blocks = self._assistant(message)
+                if blocks:  # the API refuses empty turns (e.g. an empty final answer)
+                    turns.append({"role": "assistant", "content": blocks})
                 continue
             if message.role == "tool":
                 block = self._result(message)
@@ -130,11 +132,9 @@ class AnthropicChatModel(ClientChatModel):
                 {"type": "tool_reference", "tool_name": self.names.wire(name)}
                 for name in message.tool_references
             ]
-        block: dict[str, Any] = {
-            "type": "tool_result",
-            "tool_use_id": message.tool_call_id,
-            "content": content,
-        }
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.tool_call_id}
+        if content:
+            block["content"] = content
         if message.is_error:
             block["is_error"] = True
         return block

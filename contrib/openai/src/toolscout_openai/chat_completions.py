@@ -54,7 +54,9 @@ class OpenAIChatModel(ClientChatModel):
                 "content": message.content,
             }
         if message.role == "assistant":
-            out: dict[str, Any] = {"role": "assistant", "content": message.content or None}
+            # content may be null only next to tool calls.
+            content = message.content or (None if message.tool_calls else "")
+            out: dict[str, Any] = {"role": "assistant", "content": content}
             if message.tool_calls:
                 out["tool_calls"] = [
                     {
