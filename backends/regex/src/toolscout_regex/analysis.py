@@ -47,13 +47,16 @@ _UNSPACED = (
     "\uf900-\ufaff"  # CJK Compatibility Ideographs
     "\u0e00-\u0e7f"  # Thai
 )
-_TOKEN = re.compile(rf"[{_UNSPACED}]+|[^\W{_UNSPACED}]+", re.UNICODE)
+_TOKEN = re.compile(rf"[{_UNSPACED}]+|[^\W_{_UNSPACED}]+", re.UNICODE)
 _UNSPACED_RUN = re.compile(rf"[{_UNSPACED}]")
+_ASCII_TOKEN = re.compile(r"[^\W_]+", re.ASCII)
 
 
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Compatibility-normalised, accent-free, case-folded text (`Ｍétéo` → `meteo`)."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return unicodedata.normalize("NFKC", stripped).casefold()
@@ -80,8 +83,12 @@ class Analyzer:
 
     def terms(self, text: str) -> list[str]:
         """The terms of already-split text (such as `ToolReference.text` fields), in order."""
+        folded = fold(text)
+        if folded.isascii():
+            # No unspaced scripts in ASCII: every token is a word.
+            return [term for term in map(self._term, _ASCII_TOKEN.findall(folded)) if term]
         found: list[str] = []
-        for token in _TOKEN.findall(fold(text)):
+        for token in _TOKEN.findall(folded):
             if _UNSPACED_RUN.match(token):
                 if len(token) == 1:
                     found.append(token)
