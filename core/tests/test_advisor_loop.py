@@ -582,3 +582,30 @@ def test_native_mode_still_refuses_tools_never_referenced() -> None:
     make_advisor(model).run("x")
     error = tool_messages(model.requests[1])[0]
     assert error.is_error and "not loaded" in error.content
+
+
+def test_a_session_indexing_a_large_catalog_does_not_stall_other_sessions() -> None:
+    release = threading.Event()
+    indexing = threading.Event()
+
+    class SlowIndex(ReferenceToolIndex):
+        def _index(self, session_id: str, tools: object) -> None:  # type: ignore[override]
+            if session_id == "slow":
+                indexing.set()
+                assert release.wait(10), "the other session never finished"
+            super()._index(session_id, tools)  # type: ignore[arg-type]
+
+    index = SlowIndex()
+    sessions = SessionManager(index)
+    slow = make_advisor(ScriptedChatModel([answer("slow")]), index=None, sessions=sessions)
+    fast = make_advisor(
+        ScriptedChatModel([calls(call("tool_search", query="weather")), answer("fast")]),
+        index=None,
+        sessions=sessions,
+    )
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(slow.run, "x", session_id="slow")
+        assert indexing.wait(10)
+        assert fast.run("x", session_id="fast").text == "fast"  # while "slow" is indexing
+        release.set()
+        assert pending.result(10).text == "slow"

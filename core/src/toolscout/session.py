@@ -33,17 +33,32 @@ class SessionManager:
         self.index = index
         self.strategy = strategy if strategy is not None else LruEvictionStrategy()
         self._fingerprints: dict[str, str] = {}
+        # `_lock` guards the dictionaries only; indexing and clearing hold the session's own
+        # lock, so a session indexing a large catalog never stalls the other sessions.
         self._lock = threading.RLock()
+        self._session_locks: dict[str, threading.Lock] = {}
+
+    def _session_lock(self, session_id: str) -> threading.Lock:
+        with self._lock:
+            lock = self._session_locks.get(session_id)
+            if lock is None:
+                lock = self._session_locks[session_id] = threading.Lock()
+            return lock
+
+    def _drop(self, session_id: str) -> None:
+        with self._session_lock(session_id):
+            self.index.clear_index(session_id)
+            with self._lock:
+                self._fingerprints.pop(session_id, None)
+                self._session_locks.pop(session_id, None)
 
     def access(self, session_id: str) -> set[str]:
         """Record an access; evict (clear) what the strategy says. Returns the evicted ids."""
         check_session_id(session_id)
-        with self._lock:
-            evicted = self.strategy.on_access(session_id)
-            for gone in evicted:
-                self.index.clear_index(gone)
-                self._fingerprints.pop(gone, None)
-            return evicted
+        evicted = self.strategy.on_access(session_id)
+        for gone in evicted:
+            self._drop(gone)
+        return evicted
 
     def ensure_indexed(
         self, session_id: str, tools: Sequence[ToolReference], fingerprint: str | None = None
@@ -56,13 +71,17 @@ class SessionManager:
         """
         if fingerprint is None:
             fingerprint = tool_set_fingerprint(tools)
-        with self._lock:
+        if self._fingerprints.get(session_id) == fingerprint:
+            return False
+        with self._session_lock(session_id):
+            # Checked again: another thread may have indexed this set while we waited.
             if self._fingerprints.get(session_id) == fingerprint:
                 return False
             if session_id in self._fingerprints:
                 self.index.clear_index(session_id)
             self.index.index_tools(session_id, tools)
-            self._fingerprints[session_id] = fingerprint
+            with self._lock:
+                self._fingerprints[session_id] = fingerprint
             return True
 
     def is_indexed(self, session_id: str) -> bool:
@@ -71,10 +90,8 @@ class SessionManager:
     def evict_session(self, session_id: str) -> None:
         """Drop a session's index now and tell the strategy it is gone."""
         check_session_id(session_id)
-        with self._lock:
-            self.index.clear_index(session_id)
-            self._fingerprints.pop(session_id, None)
-            self.strategy.on_removed(session_id)
+        self._drop(session_id)
+        self.strategy.on_removed(session_id)
 
     @property
     def sessions(self) -> list[str]:
