@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -104,6 +104,7 @@ class DuckDBToolIndex(ToolIndexBase):
             self._con.close()
             raise
         self._stems: dict[str, str] = {}
+        self._stem_words = _python_stemmer(options.stemmer)
         weights = {
             "wn": options.name_weight,
             "wp": options.parameters_weight,
@@ -289,6 +290,9 @@ class DuckDBToolIndex(ToolIndexBase):
         if self._stopwords:
             w.execute(sql.DROP_STOPWORDS)
         w.execute(sql.STEMS, {"stemmer": self.options.stemmer})
+        if len(self._stems) < _STEM_CACHE_LIMIT:
+            # Document words are the likeliest query words: their stems are known now.
+            self._stems.update(w.execute("SELECT word, term FROM ts_stems").fetchall())
         new_terms = {term: term_id for term_id, term in w.execute(sql.NEW_TERMS).fetchall()}
         w.execute(sql.NEW_POSTINGS)
         w.execute(sql.INSERT_TOOLS)
@@ -359,14 +363,18 @@ class DuckDBToolIndex(ToolIndexBase):
         words = [w for w in dict.fromkeys(split_text(query)) if w not in self._stopwords]
         missing = [w for w in words if w not in self._stems]
         if missing:
-            # Stemmed by the same fts function that stemmed the documents.
-            row = cursor.execute(
-                "SELECT list_transform($w::VARCHAR[], x -> stem(x, $stemmer))",
-                {"w": missing, "stemmer": self.options.stemmer},
-            ).fetchone()
+            if self._stem_words is not None:
+                stems = self._stem_words(missing)
+            else:
+                # Stemmed by the same fts function that stemmed the documents.
+                row = cursor.execute(
+                    "SELECT list_transform($w::VARCHAR[], x -> stem(x, $stemmer))",
+                    {"w": missing, "stemmer": self.options.stemmer},
+                ).fetchone()
+                stems = list(row[0]) if row else missing
             if len(self._stems) > _STEM_CACHE_LIMIT:
                 self._stems = {}
-            self._stems.update(zip(missing, row[0] if row else missing))
+            self._stems.update(zip(missing, stems))
         ids = (self._term_ids.get(self._stems.get(w, w)) for w in words)
         return sorted({i for i in ids if i is not None})
 
@@ -400,6 +408,32 @@ class DuckDBToolIndex(ToolIndexBase):
             rows = cursor.execute(sql.SEARCH, params).fetchall()
         hits = [ToolHit(name, float(score), summarize(desc)) for name, score, desc, _ in rows]
         return hits, int(rows[0][3]) if rows else 0
+
+
+def _python_stemmer(stemmer: str) -> Callable[[list[str]], list[str]] | None:
+    """An in-process stemmer that gives exactly the fts extension's stems, if there is one.
+
+    `none` needs none; `porter` is a frozen algorithm, so PyStemmer's build of it agrees
+    with DuckDB's word for word (the tests compare them). The other Snowball stemmers have
+    changed between Snowball releases, so their query words are stemmed by DuckDB itself.
+    """
+    if stemmer == "none":
+        return list
+    if stemmer == "porter":
+        try:
+            import Stemmer
+        except ImportError:
+            return None
+        stemmer_object = Stemmer.Stemmer("porter")
+        lock = threading.Lock()  # a PyStemmer object must not be used by two threads at once
+
+        def stem_words(words: list[str]) -> list[str]:
+            with lock:
+                stems: list[str] = stemmer_object.stemWords(words)
+            return stems
+
+        return stem_words
+    return None
 
 
 def _references_table(tools: Sequence[ToolReference]) -> pa.Table:
