@@ -25,6 +25,19 @@ HEAVY = {"duckdb": "duckdb", "tantivy": "tantivy", "lancedb": "lancedb"}
 #: Plugin modules of every installed toolscout plugin, by entry-point (= plugin) name.
 PLUGIN_MODULES = {ep.name: ep.module for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
+#: What each installed first-party plugin registers under its own name.
+FIRST_PARTY_KINDS = {
+    name: kind
+    for name, kind in {
+        "regex": "backend",
+        "duckdb": "backend",
+        "tantivy": "backend",
+        "lancedb": "backend",
+        "sentence-transformers": "embedder",
+    }.items()
+    if name in PLUGIN_MODULES
+}
+
 
 @pytest.fixture
 def registry() -> PluginRegistry:
@@ -90,12 +103,14 @@ def test_a_good_backend_loads_after_a_broken_plugin_failed(registry: PluginRegis
     assert registry.backend("fixture_good").distribution == "toolscout-fixture-good"
 
 
-def test_every_first_party_backend_survives_a_broken_plugin(registry: PluginRegistry) -> None:
+def test_every_first_party_plugin_survives_a_broken_plugin(registry: PluginRegistry) -> None:
     backends = registry.backends()
-    first_party = {name for name in PLUGIN_MODULES if not name.startswith("fixture_")}
-    assert "regex" in first_party
-    missing = {name for name in first_party if name not in backends}
-    assert not missing, {name: str(registry.failures.get(name)) for name in missing}
+    assert "regex" in backends
+    assert {name for name in FIRST_PARTY_KINDS if FIRST_PARTY_KINDS[name] == "backend"} <= set(
+        backends
+    )
+    failed = {n: str(f) for n, f in registry.failures.items() if not n.startswith("fixture_")}
+    assert not failed
 
 
 def test_a_misspelled_hook_in_an_installed_plugin_fails_at_load(
@@ -165,11 +180,10 @@ def test_selecting_regex_imports_only_the_regex_plugin(tmp_path: Path) -> None:
     assert not modules & {"duckdb", "lancedb", "tantivy", "torch", "pyarrow"}
 
 
-@pytest.mark.parametrize("name", sorted(n for n in PLUGIN_MODULES if not n.startswith("fixture_")))
-def test_looking_up_a_first_party_backend_imports_no_other_plugin(
-    tmp_path: Path, name: str
-) -> None:
-    code = f"from toolscout.plugins import registry\nregistry.backend({json.dumps(name)})"
+@pytest.mark.parametrize("name", sorted(FIRST_PARTY_KINDS))
+def test_looking_up_a_first_party_plugin_imports_no_other_plugin(tmp_path: Path, name: str) -> None:
+    lookup = FIRST_PARTY_KINDS[name]
+    code = f"from toolscout.plugins import registry\nregistry.{lookup}({json.dumps(name)})"
     modules = imported_after(code, tmp_path)
     assert PLUGIN_MODULES[name] in modules
     others = {m for other, m in PLUGIN_MODULES.items() if other != name}
