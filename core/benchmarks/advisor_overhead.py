@@ -103,6 +103,7 @@ def main() -> None:
         first_share = share if first_share is None else first_share
         names = ", ".join(t.name for t in request.tools)
         print(f"{number:>7}  {names[:34]:<34}  {tokens:>6}   {share:6.3f}%")
+    requests = list(model.requests)
     total_sent = sum(tool_tokens(r.tools) for r in model.requests)
     print(f"\nall {len(model.requests)} requests: {total_sent} tokens with toolscout vs "
           f"{full * len(model.requests)} sending the whole catalog each time "
@@ -136,7 +137,45 @@ def main() -> None:
     print(f"  median p90        {statistics.median(p90s):.4f} ms")
     print(f"  per-run start (eviction + unchanged-fingerprint check): "
           f"{statistics.median(starts):.4f} ms median")  # fmt: skip
+    adapter_figures(requests)
     print(f"python {sys.version.split()[0]}")
+
+
+def adapter_figures(requests: list[ChatRequest]) -> None:
+    """Time spent translating the recorded requests to each provider's wire format.
+
+    This is part of "the model call" above; shown so it is not hidden there. No request is
+    sent: `_arguments` builds the keyword arguments the client would get.
+    """
+    adapters: list[Any] = []
+    try:
+        import openai
+        from toolscout_openai import OpenAIChatModel, OpenAIResponsesModel
+
+        client = openai.OpenAI(api_key="unused", base_url="http://127.0.0.1:9")
+        adapters += [OpenAIChatModel(client, "m"), OpenAIResponsesModel(client, "m")]
+    except ImportError:
+        pass
+    try:
+        import anthropic
+        from toolscout_anthropic import AnthropicChatModel
+
+        adapters.append(
+            AnthropicChatModel(
+                anthropic.Anthropic(api_key="unused", base_url="http://127.0.0.1:9"), "m"
+            )
+        )
+    except ImportError:
+        pass
+    for adapter in adapters:
+        times = []
+        for _ in range(200):
+            for request in requests:
+                began = time.perf_counter()
+                adapter._arguments(request)
+                times.append((time.perf_counter() - began) * 1000.0)
+        print(f"  {type(adapter).__name__} request translation: "
+              f"{statistics.median(times):.4f} ms median")  # fmt: skip
 
 
 if __name__ == "__main__":
