@@ -609,3 +609,35 @@ def test_a_session_indexing_a_large_catalog_does_not_stall_other_sessions() -> N
         assert fast.run("x", session_id="fast").text == "fast"  # while "slow" is indexing
         release.set()
         assert pending.result(10).text == "slow"
+
+
+def test_concurrent_async_sessions_are_isolated() -> None:
+    index = ReferenceToolIndex()
+
+    async def one(i: int) -> list[str]:
+        registry = ToolRegistry([Tool.from_callable(get_weather, name=f"forecast_{i}")])
+
+        async def search(request: ChatRequest) -> ChatResponse:
+            await asyncio.sleep(0.01 * (5 - i))  # finish in reverse order of start
+            return calls(call("tool_search", query="weather forecast"))
+
+        class Model:
+            def __init__(self) -> None:
+                self.inner = ScriptedChatModel([answer("ok")])
+                self.first = True
+
+            async def acomplete(self, request: ChatRequest) -> ChatResponse:
+                if self.first:
+                    self.first = False
+                    return await search(request)
+                return self.inner.complete(request)
+
+        model = Model()
+        await Advisor(model, registry, index).arun("x", session_id=f"a{i}")
+        return names(model.inner.requests[0])
+
+    async def everyone() -> list[list[str]]:
+        return list(await asyncio.gather(*(one(i) for i in range(5))))
+
+    for i, sent in enumerate(asyncio.run(everyone())):
+        assert sent == ["tool_search", f"forecast_{i}"]
