@@ -39,8 +39,8 @@ TOOL_SLOTS = 200_000
 
 _POSTINGS_SQL = """
 SELECT p.term_id, p.tool_id,
-       ($wn * p.tf_name + $wp * p.tf_params + $wd * p.tf_desc)::FLOAT AS tf,
-       ($wn * t.len_name + $wp * t.len_params + $wd * t.len_desc)::FLOAT AS dl
+       ($wn * p.tf_name + $wp * p.tf_params + $wd * p.tf_desc)::DOUBLE AS tf,
+       ($wn * t.len_name + $wp * t.len_params + $wd * t.len_desc)::DOUBLE AS dl
 FROM toolscout.postings p JOIN toolscout.tools t USING (tool_id)
 {where}
 ORDER BY p.term_id, p.tool_id
@@ -62,8 +62,8 @@ WHERE tool_id IN (SELECT unnest($ids::INTEGER[]))
 @dataclass(frozen=True)
 class _Postings:
     ids: np.ndarray[Any, np.dtype[np.int64]]
-    tf: np.ndarray[Any, np.dtype[np.float32]]
-    dl: np.ndarray[Any, np.dtype[np.float32]]
+    tf: np.ndarray[Any, np.dtype[np.float64]]
+    dl: np.ndarray[Any, np.dtype[np.float64]]
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class _Session:
 
 
 _EMPTY = _Postings(
-    np.empty(0, np.int64), np.empty(0, np.float32), np.empty(0, np.float32)
+    np.empty(0, np.int64), np.empty(0, np.float64), np.empty(0, np.float64)
 )
 
 
@@ -181,8 +181,8 @@ class SearchCache:
                 names = []
             term_ids = np.asarray(data["term_id"], dtype=np.int64)
             ids = np.asarray(data["tool_id"], dtype=np.int64)
-            tf = np.asarray(data["tf"], dtype=np.float32)
-            dl = np.asarray(data["dl"], dtype=np.float32)
+            tf = np.asarray(data["tf"], dtype=np.float64)
+            dl = np.asarray(data["dl"], dtype=np.float64)
             starts = np.flatnonzero(np.r_[True, term_ids[1:] != term_ids[:-1]]) if len(ids) else []
             ends = [*list(starts[1:]), len(ids)]
             fetched = {

@@ -105,10 +105,11 @@ WITH tree AS (
     WHERE n.input_schema IS NOT NULL
 ),
 -- A parameter is a member of a "properties" object, at any depth (items, anyOf, ...).
+-- Null members are no parameters: Arrow structs give every row every key, absent as null.
 params AS (
     SELECT c.tool_id, c.id, c.key
     FROM tree c JOIN tree p ON c.tool_id = p.tool_id AND c.parent = p.id
-    WHERE p.key = 'properties' AND p.type = 'OBJECT'
+    WHERE p.key = 'properties' AND p.type = 'OBJECT' AND c.type <> 'NULL'
 ),
 texts AS (
     SELECT tool_id, 0 AS field, name AS txt FROM ts_new
