@@ -1,0 +1,30 @@
+"""LanceDB backend for toolscout: `vector` and `hybrid` tool search over one LanceDB table.
+
+Importing this package does not import lancedb (about 1.7 s); the index class loads it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolscout_lancedb.index import LanceDBToolIndex
+    from toolscout_lancedb.options import LanceDBOptions
+
+__all__ = ["LanceDBOptions", "LanceDBToolIndex"]
+
+_LAZY = {
+    "LanceDBToolIndex": "toolscout_lancedb.index",
+    "LanceDBOptions": "toolscout_lancedb.options",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolscout_lancedb' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

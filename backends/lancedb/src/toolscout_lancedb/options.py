@@ -1,0 +1,81 @@
+"""The options of the `lancedb` backend: `[tool.toolscout.backends.lancedb]` in config."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+__all__ = ["LanceDBOptions"]
+
+_TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
+
+
+class LanceDBOptions(BaseModel):
+    """Validated configuration of `LanceDBToolIndex`.
+
+    `hybrid` ranks by weighted reciprocal-rank fusion of LanceDB full-text search (BM25
+    over the tool's name, parameters and description, field-weighted) and vector search;
+    `vector` ranks by cosine similarity alone. An exact tool name always ranks its tool
+    first, in both modes.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    uri: str = "memory://"
+    """LanceDB URI: memory:// (default), a local directory, or an object-store URI."""
+    table: str = "toolscout_tools"
+    """The table holding every session's tools (sessions are a filtered column)."""
+    mode: Literal["hybrid", "vector"] = "hybrid"
+    """`hybrid` (full-text + vector, fused by rank) or `vector` (embeddings only)."""
+    embedder: str | None = None
+    """Embedder name; None uses the configured `embedder` setting, else sentence-transformers."""
+    embedder_options: dict[str, Any] = Field(default_factory=dict)
+    """Options for the embedder, on top of its table in config."""
+    min_similarity: float | None = Field(None, ge=-1.0, le=1.0)
+    """Vector hits below this cosine similarity are dropped; with full-text matches also
+    absent, a search returns nothing (abstention). None keeps every vector hit."""
+    vector_weight: float = Field(1.0, ge=0.0)
+    """Weight of the vector ranking in hybrid fusion."""
+    text_weight: float = Field(1.0, ge=0.0)
+    """Weight of the full-text ranking in hybrid fusion."""
+    rrf_k: float = Field(60.0, gt=0.0)
+    """Reciprocal-rank constant: a hit at rank r scores weight / (rrf_k + r)."""
+    candidates: int = Field(50, ge=1, le=10_000)
+    """Hits taken from each side before fusion (at least the requested count)."""
+    name_weight: float = Field(3.0, ge=0.0)
+    """Full-text boost of words in the tool's (split) name."""
+    parameters_weight: float = Field(1.0, ge=0.0)
+    """Full-text boost of words in parameter names and descriptions."""
+    description_weight: float = Field(1.0, ge=0.0)
+    """Full-text boost of words in the tool's description."""
+    stem: bool = True
+    """English stemming in the full-text index (fixed when the table is created)."""
+    remove_stop_words: bool = True
+    """Drop English stop words in the full-text index (fixed when the table is created)."""
+    cache_dir: str | None = None
+    """Directory of an on-disk vector cache shared by processes (None: memory only)."""
+    read_consistency_interval: float | None = Field(None, ge=0.0)
+    """Seconds between checks for other processes' writes (0: every read; None: never,
+    only this process's writes are seen). Set it when several workers share one URI."""
+    optimize_every: int = Field(5000, ge=1)
+    """Rows written before the full-text and session indexes are brought up to date
+    (unindexed rows are still searched, by a slower scan)."""
+
+    @field_validator("table")
+    @classmethod
+    def _table_name(cls, value: str) -> str:
+        if not _TABLE_NAME.match(value):
+            raise ValueError(f"table name {value!r} must use letters, digits, '_', '-' or '.' only")
+        return value
+
+    @model_validator(mode="after")
+    def _weights(self) -> LanceDBOptions:
+        if self.mode == "hybrid" and self.vector_weight + self.text_weight <= 0:
+            raise ValueError("hybrid mode needs vector_weight or text_weight above 0")
+        if self.name_weight + self.parameters_weight + self.description_weight <= 0:
+            raise ValueError(
+                "at least one of name_weight, parameters_weight, description_weight must be > 0"
+            )
+        return self

