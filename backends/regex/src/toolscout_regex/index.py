@@ -270,9 +270,9 @@ class RegexToolIndex(ToolIndexBase):
                     continue
                 for term, tf in analysed.fields[i].items():
                     combined[term] = combined.get(term, 0.0) + tf * norm
-            for term, tf in combined.items():
-                if tf > 0.0:
-                    score = idf[term] * tf * (_K1 + 1.0) / (_K1 + tf)
+            for term, weighted in combined.items():
+                if weighted > 0.0:
+                    score = idf[term] * weighted * (_K1 + 1.0) / (_K1 + weighted)
                     postings.setdefault(term, []).append((doc, score))
         exact_names: dict[str, list[int]] = {}
         for doc, (ref, _) in enumerate(entries):
@@ -384,8 +384,8 @@ class RegexToolIndex(ToolIndexBase):
                 if joined_pattern is not None:
                     found = _search_joined(compiled.joined[field_index], joined_pattern, deadline)
                 else:
-                    texts = [text[field_index] for text in compiled.texts]
-                    found = _search_each(texts, parsed.pattern, deadline)
+                    field_texts = [text[field_index] for text in compiled.texts]
+                    found = _search_each(field_texts, parsed.pattern, deadline)
                 spans[field_index] = found
         except TimeoutError:
             raise ValueError(
