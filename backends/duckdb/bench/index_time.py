@@ -15,7 +15,6 @@ from pathlib import Path
 
 from toolscout import load_catalog
 from toolscout.catalog import to_arrow
-
 from toolscout_duckdb import DuckDBToolIndex
 
 

@@ -1,6 +1,6 @@
 """Median search latency of the duckdb backend on an eval catalog (repeated, median of runs).
 
-    python backends/duckdb/bench/latency.py /work/shared/eval/bfcl [--tools 10000] [--runs 3]
+python backends/duckdb/bench/latency.py /work/shared/eval/bfcl [--tools 10000] [--runs 3]
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 from toolscout import ToolSearchRequest, load_catalog
-
 from toolscout_duckdb import DuckDBToolIndex
 
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from toolscout.testing import ToolIndexConformance
-
 from toolscout_duckdb import DuckDBToolIndex
 
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-
 from toolscout_duckdb.extension import (
     FtsExtensionError,
     check_version,

@@ -12,7 +12,6 @@ import toolscout
 from toolscout import ConfigError, ToolReference, ToolSearchRequest
 from toolscout.catalog import to_arrow
 from toolscout.testing.sample_catalog import sample_tools
-
 from toolscout_duckdb import DuckDBToolIndex
 from toolscout_duckdb.index import IndexMismatchError
 
@@ -245,9 +244,7 @@ def test_list_and_arrow_ingest_share_definitions(index: DuckDBToolIndex) -> None
         (pa.table({"name": ["a"], "input_schema": ["{not json"]}), "row 0: input_schema must be"),
     ],
 )
-def test_bad_arrow_rows_are_named(
-    index: DuckDBToolIndex, table: pa.Table, message: str
-) -> None:
+def test_bad_arrow_rows_are_named(index: DuckDBToolIndex, table: pa.Table, message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):
         index.index_tools("s", table)
     assert count(index, "tools") == 0
@@ -260,9 +257,7 @@ def test_options_are_validated_through_load_index() -> None:
     with pytest.raises(ConfigError, match="name_weightt"):
         toolscout.load_index("duckdb", name_weightt=2)
     with pytest.raises(ConfigError, match="at least one of name_weight"):
-        toolscout.load_index(
-            "duckdb", name_weight=0, parameters_weight=0, description_weight=0
-        )
+        toolscout.load_index("duckdb", name_weight=0, parameters_weight=0, description_weight=0)
     index = toolscout.load_index("duckdb", stemmer="English", min_score="0.5")
     assert isinstance(index, DuckDBToolIndex)
     assert index.options.stemmer == "english"

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
 from toolscout.text import summarize
 
 if TYPE_CHECKING:
@@ -75,9 +74,7 @@ class _Session:
     avgdl: float
 
 
-_EMPTY = _Postings(
-    np.empty(0, np.int64), np.empty(0, np.float64), np.empty(0, np.float64)
-)
+_EMPTY = _Postings(np.empty(0, np.int64), np.empty(0, np.float64), np.empty(0, np.float64))
 
 
 class SearchCache:

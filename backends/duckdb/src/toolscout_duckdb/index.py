@@ -113,7 +113,9 @@ class DuckDBToolIndex(ToolIndexBase):
         self._params = {**weights, "k1": options.k1, "b": options.b, "min_score": options.min_score}
         self._cache = SearchCache(weights, options.k1, options.b)
         self._cache.invalidate(
-            (), (), added=self._writer.execute("SELECT tool_id, name FROM toolscout.tools").fetchall()
+            (),
+            (),
+            added=self._writer.execute("SELECT tool_id, name FROM toolscout.tools").fetchall(),
         )
 
     # --- storage ----------------------------------------------------------------------
@@ -194,7 +196,7 @@ class DuckDBToolIndex(ToolIndexBase):
         try:
             if not self._closed:
                 self.close()
-        except Exception:  # noqa: S110 - best effort at interpreter shutdown
+        except Exception:
             pass
 
     # --- writes -----------------------------------------------------------------------

@@ -227,7 +227,9 @@ SELECT DISTINCT term_id FROM toolscout.postings WHERE tool_id IN (SELECT tool_id
 DELETE_ORPHAN_POSTINGS = (
     "DELETE FROM toolscout.postings WHERE tool_id IN (SELECT tool_id FROM ts_orphans)"
 )
-DELETE_ORPHAN_TOOLS = "DELETE FROM toolscout.tools WHERE tool_id IN (SELECT tool_id FROM ts_orphans)"
+DELETE_ORPHAN_TOOLS = (
+    "DELETE FROM toolscout.tools WHERE tool_id IN (SELECT tool_id FROM ts_orphans)"
+)
 
 # --- search ---------------------------------------------------------------------------
 
@@ -264,9 +266,7 @@ LIMIT $limit
 """
 
 #: BM25 (BM25F over the three weighted fields) for the session's tools.
-SEARCH = (
-    _SCORED + ", f AS (SELECT tool_id, score FROM sc WHERE score >= $min_score)" + _RANKED
-)
+SEARCH = _SCORED + ", f AS (SELECT tool_id, score FROM sc WHERE score >= $min_score)" + _RANKED
 
 #: The same, and a tool whose name is exactly the query ranks first.
 SEARCH_EXACT = (
