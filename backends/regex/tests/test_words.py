@@ -102,3 +102,14 @@ def test_min_score_drops_weak_matches_but_keeps_strong_ones(index: RegexToolInde
     assert response.names == ["invoice_lookup"]
     assert response.total_matches == 1
     assert loose.total_matches == 9
+
+
+def test_a_plain_word_equal_to_a_tool_name_gets_no_exact_name_boost(index: RegexToolIndex) -> None:
+    index.index_tools(
+        SESSION,
+        [tool("help", "Show usage."), tool("flight_booking", "Book a flight ticket.")],
+    )
+    assert index.search(ToolSearchRequest(SESSION, "help me book a flight")).names[0] == (
+        "flight_booking"
+    )
+    assert index.search(ToolSearchRequest(SESSION, "select:help")).names[0] == "help"

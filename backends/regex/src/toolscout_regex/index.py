@@ -507,8 +507,10 @@ def _candidate_names(query: str) -> list[str]:
     not pull a tool that happens to be called `help` to the top.
     """
     pieces = [piece.strip(".!?") for piece in _NAME_DELIMITERS.split(query)]
-    identifiers = [fold(piece) for piece in pieces if _IDENTIFIER_SHAPED.search(piece)]
-    return [fold(query.strip()), *identifiers]
+    # `select:a,b` (the advisor's syntax) lists names, however plain they look.
+    listed = query.lstrip().lower().startswith("select:")
+    names = [fold(p) for p in pieces if p and (listed or _IDENTIFIER_SHAPED.search(p))]
+    return [fold(query.strip()), *names]
 
 
 def _metadata_matches(metadata: Mapping[str, Any] | None, wanted: Mapping[str, Any]) -> bool:
