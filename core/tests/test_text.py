@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from toolscout import ToolReference, split_identifier
 from toolscout.text import split_words, summarize, words
 
@@ -210,3 +214,14 @@ def test_summary_is_cut_to_the_limit_with_an_ellipsis() -> None:
 
 def test_summary_of_an_empty_description_is_empty() -> None:
     assert summarize("") == ""
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30))
+def test_splitting_only_removes_separators(identifier: str) -> None:
+    # Every character but the separators survives, in order: splitting never loses text.
+    assert "".join(split_identifier(identifier)) == re.sub(r"[\s_.\-/:]+", "", identifier)
+
+
+@given(st.text(max_size=30))
+def test_split_words_are_never_empty(identifier: str) -> None:
+    assert all(split_identifier(identifier))

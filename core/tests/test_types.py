@@ -9,6 +9,8 @@ import pickle
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from toolscout import (
     MAX_RESULTS_LIMIT,
     SearchMetadata,
@@ -326,3 +328,32 @@ def test_request_metadata_filter_is_read_only() -> None:
 def test_request_rejects_non_mapping_metadata_filter() -> None:
     with pytest.raises(TypeError, match="metadata_filter"):
         ToolSearchRequest("s", "q", metadata_filter=["server"])  # type: ignore[arg-type]
+
+
+# --- properties over arbitrary JSON-like schemas -----------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+schemas = st.dictionaries(st.text(max_size=6), json_values, max_size=5)
+
+
+@given(schema=schemas, metadata=schemas)
+def test_any_json_schema_round_trips_through_json(
+    schema: dict[str, Any], metadata: dict[str, Any]
+) -> None:
+    ref = ToolReference("t", "d", schema, metadata)
+    assert ToolReference.from_dict(json_round_trip(ref)) == ref
+    assert json.loads(json.dumps(ref.input_schema)) == schema
+
+
+@given(schema=schemas)
+def test_fingerprint_never_depends_on_key_order(schema: dict[str, Any]) -> None:
+    reordered = dict(reversed(list(schema.items())))
+    assert (
+        ToolReference("t", "", schema).fingerprint == ToolReference("t", "", reordered).fingerprint
+    )
