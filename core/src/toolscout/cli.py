@@ -452,8 +452,12 @@ def _add_backend_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the `toolscout` command."""
+def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
+    """The argument parser of the `toolscout` command.
+
+    `plugin_commands` adds the commands installed plugins register (`register_commands`
+    hook, e.g. `toolscout mcp`); it loads every plugin, so only when a command needs it.
+    """
     parser = _Parser(
         prog="toolscout",
         description="Tool search for LLM agents: find the few tools a request needs.",
@@ -503,7 +507,36 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("--json", action="store_true", help="print JSON")
     _add_backend_options(evaluation)
     evaluation.set_defaults(handler=cmd_eval)
+    if plugin_commands:
+        _add_plugin_commands(commands)
     return parser
+
+
+#: Commands of core itself; anything else may come from a plugin.
+BUILTIN_COMMANDS = frozenset({"backends", "search", "demo", "eval"})
+
+
+def _add_plugin_commands(commands: Any) -> None:
+    """Let each installed plugin add its commands; one that fails is named, not fatal."""
+    from toolscout.plugins import registry
+
+    registry.load_all()
+    for impl in registry._pm.hook.register_commands.get_hookimpls():
+        try:
+            impl.function(subparsers=commands)
+        except Exception as error:
+            sys.stderr.write(
+                f"toolscout: plugin {impl.plugin_name!r} could not add its commands: "
+                f"{type(error).__name__}: {_one_line(error)}\n"
+            )
+
+
+def _wants_plugin_commands(argv: Sequence[str]) -> bool:
+    """Whether `argv` names a command that is not built in, or asks for the full help."""
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    if first is None:
+        return not argv or "-h" in argv or "--help" in argv
+    return first not in BUILTIN_COMMANDS
 
 
 def _one_line(error: BaseException) -> str:
@@ -513,7 +546,8 @@ def _one_line(error: BaseException) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with `argv` (default: `sys.argv[1:]`) and return the exit status."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(plugin_commands=_wants_plugin_commands(argv))
     try:
         args = parser.parse_args(argv)
     except UsageError as error:

@@ -41,3 +41,18 @@ def register_embedders(register: Callable[[type[Any]], None]) -> None:
 
     .. versionadded:: 0.1
     """
+
+
+@hookspec
+def register_commands(subparsers: Any) -> None:
+    """Add subcommands to the `toolscout` CLI (e.g. `toolscout mcp ...`).
+
+    Call `subparsers.add_parser(NAME, help=...)` (an argparse sub-parsers action) and set
+    `handler=func` on the new parser with `set_defaults`; the CLI calls
+    `func(args, out) -> int` (the exit status). Plugins are only loaded for commands that
+    are not built in, so keep imports inside the handler.
+
+    :param subparsers: the `toolscout` parser's sub-parsers action.
+
+    .. versionadded:: 0.1
+    """

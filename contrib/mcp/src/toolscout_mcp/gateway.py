@@ -1,0 +1,348 @@
+"""The tool-search gateway: one MCP server in front of many, exposing tool search.
+
+Clients see two tools instead of every upstream tool:
+
+- `search_tools(query, max_results)` returns the best-matching upstream tools with their
+  names, one-line summaries and input schemas;
+- `call_tool(name, arguments)` forwards a call to the server that owns `name` and returns
+  its result unchanged.
+
+In progressive mode the tools a client found are also added to that client's own
+`tools/list` (announced with `notifications/tools/list_changed`) and can be called directly.
+Failures stay local: an unknown tool, bad arguments, or a server that is down or too slow
+come back as MCP tool errors (`isError: true`) naming the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp.server.lowlevel import NotificationOptions, Server
+from toolscout.errors import ToolscoutError
+
+from toolscout_mcp.hub import HubTool, McpToolHub
+
+__all__ = ["CALL_TOOL", "SEARCH_TOOL", "Gateway"]
+
+SEARCH_TOOL = "search_tools"
+CALL_TOOL = "call_tool"
+
+INSTRUCTIONS = (
+    "This server fronts several MCP servers whose tools are not listed up front. When you "
+    "need a capability, call search_tools with a short description of it; then call a tool "
+    "it found with call_tool(name, arguments), passing arguments that fit its input schema."
+)
+PROGRESSIVE_INSTRUCTIONS = (
+    "This server fronts several MCP servers whose tools are not listed up front. When you "
+    "need a capability, call search_tools with a short description of it; the tools it finds "
+    "are added to your tool list, so call them directly (call_tool also works)."
+)
+
+
+def _text(text: str) -> list[types.ContentBlock]:
+    return [types.TextContent(type="text", text=text)]
+
+
+def tool_error(message: str) -> types.CallToolResult:
+    """An MCP tool error: the model reads it and can correct itself."""
+    return types.CallToolResult(content=_text(message), is_error=True)
+
+
+class _ClientState:
+    """What one client connection discovered (progressive mode), oldest first."""
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self.discovered: OrderedDict[str, str] = OrderedDict()  # tool name -> its server
+
+
+class Gateway:
+    """An MCP server over an entered `McpToolHub`.
+
+    `max_results` is the default result count of `search_tools`, `max_results_limit` the
+    most a client may ask for. In `progressive` mode each client keeps at most
+    `max_loaded_tools` discovered tools, dropping the least recently found first.
+    """
+
+    def __init__(
+        self,
+        hub: McpToolHub,
+        *,
+        progressive: bool = False,
+        max_results: int = 5,
+        max_results_limit: int = 20,
+        max_loaded_tools: int = 32,
+        name: str = "toolscout",
+    ) -> None:
+        if not 1 <= max_results <= max_results_limit:
+            raise ValueError(
+                f"max_results must be between 1 and max_results_limit ({max_results_limit}), "
+                f"got {max_results}"
+            )
+        if max_loaded_tools < 1:
+            raise ValueError(f"max_loaded_tools must be at least 1, got {max_loaded_tools}")
+        self.hub = hub
+        self.progressive = progressive
+        self.max_results = max_results
+        self.max_results_limit = max_results_limit
+        self.max_loaded_tools = max_loaded_tools
+        self._clients: weakref.WeakKeyDictionary[Any, _ClientState] = weakref.WeakKeyDictionary()
+        self.server: Server[Any] = Server(
+            name,
+            version="0.1.0",
+            instructions=PROGRESSIVE_INSTRUCTIONS if progressive else INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
+        hub.add_listener(self._server_changed)
+
+    # --- the gateway's own tools -------------------------------------------------------
+
+    def search_tool(self) -> types.Tool:
+        servers = sorted(self.hub.upstreams)
+        return types.Tool(
+            name=SEARCH_TOOL,
+            description=(
+                "Search the tools of the connected MCP servers ("
+                + ", ".join(servers)
+                + ") by what they do. Returns matching tools with their names, summaries "
+                "and input schemas."
+            ),
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "query": {
+                        "type": "string",
+                        "description": "what the tool should do, e.g. 'create a calendar event'",
+                    },
+                    "max_results": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": self.max_results_limit,
+                        "default": self.max_results,
+                        "description": "how many tools to return",
+                    },
+                    "server": {
+                        "type": "string",
+                        "enum": servers,
+                        "description": "only this server's tools (optional)",
+                    },
+                },
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+        )
+
+    def call_tool_tool(self) -> types.Tool:
+        return types.Tool(
+            name=CALL_TOOL,
+            description=(
+                "Call a tool found with search_tools, by its name, with arguments that fit "
+                "its input schema. Returns the tool's result."
+            ),
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "description": "the tool name search_tools gave"},
+                    "arguments": {"type": "object", "description": "the tool's arguments"},
+                },
+                "required": ["name"],
+                "additionalProperties": False,
+            },
+        )
+
+    # --- per-client state --------------------------------------------------------------
+
+    def _client(self, ctx: Any) -> _ClientState:
+        # Requests get a fresh ServerSession each; the connection behind it is what lasts
+        # per client, and mcp 2.3's lowlevel context reaches it only through the session.
+        connection = getattr(ctx.session, "_connection", ctx.session)
+        state = self._clients.get(connection)
+        if state is None:
+            state = self._clients[connection] = _ClientState(connection)
+        return state
+
+    async def _notify(self, state: _ClientState) -> None:
+        try:
+            await state.connection.send_tool_list_changed()
+        except Exception as error:  # a client gone or without a back-channel
+            sys.stderr.write(f"toolscout mcp: could not send tools/list_changed: {error}\n")
+
+    async def _server_changed(self, server: str) -> None:
+        """Upstream tools changed: drop what vanished from clients' lists and tell them."""
+        if not self.progressive:
+            return
+        tools = self.hub.tools
+        for state in list(self._clients.values()):
+            affected = [name for name, owner in state.discovered.items() if owner == server]
+            if not affected:
+                continue
+            for name in affected:
+                if name not in tools:
+                    del state.discovered[name]
+            await self._notify(state)
+
+    # --- handlers ----------------------------------------------------------------------
+
+    async def _list_tools(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        tools = [self.search_tool(), self.call_tool_tool()]
+        if self.progressive:
+            available = self.hub.tools
+            state = self._client(ctx)
+            tools += [available[n].to_mcp() for n in state.discovered if n in available]
+        return types.ListToolsResult(tools=tools)
+
+    async def _call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        arguments = params.arguments if params.arguments is not None else {}
+        try:
+            if params.name == SEARCH_TOOL:
+                return await self._search(ctx, arguments)
+            if params.name == CALL_TOOL:
+                name, inner = self._call_arguments(arguments)
+                return await self.hub.call(name, inner)
+            if self.progressive and params.name in self.hub.tools:
+                return await self.hub.call(params.name, arguments)
+            hint = (
+                "search_tools finds tools, and call_tool calls them"
+                if not self.progressive
+                else "search_tools finds tools and adds them to your tool list"
+            )
+            return tool_error(f"unknown tool {params.name!r}; this gateway offers {hint}")
+        except (ToolscoutError, KeyError, ValueError, TypeError) as error:
+            return tool_error(str(error))
+
+    def _call_arguments(self, arguments: Mapping[str, Any]) -> tuple[str, Any]:
+        unexpected = sorted(set(arguments) - {"name", "arguments"})
+        if unexpected:
+            raise ValueError(
+                f"call_tool takes name and arguments; unexpected: {', '.join(unexpected)}"
+            )
+        name = arguments.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError(
+                "call_tool needs name: the tool name search_tools returned, e.g. "
+                '{"name": "create_issue", "arguments": {...}}'
+            )
+        inner = arguments.get("arguments", {})
+        if isinstance(inner, str):
+            # Some models send the arguments as a JSON string.
+            try:
+                inner = json.loads(inner)
+            except ValueError:
+                raise ValueError(
+                    f"call_tool arguments must be a JSON object, got the text {inner!r}"
+                ) from None
+        return name, inner
+
+    async def _search(self, ctx: Any, arguments: Mapping[str, Any]) -> types.CallToolResult:
+        unexpected = sorted(set(arguments) - {"query", "max_results", "server"})
+        if unexpected:
+            raise ValueError(
+                f"search_tools takes query, max_results and server; unexpected: "
+                f"{', '.join(unexpected)}"
+            )
+        query = arguments.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError(
+                "search_tools needs query: a short description of the capability, e.g. "
+                '{"query": "send a chat message"}'
+            )
+        limit = arguments.get("max_results", self.max_results)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"max_results must be a whole number of at least 1, got {limit!r}")
+        limit = min(limit, self.max_results_limit)
+        server = arguments.get("server")
+        if server is not None and not isinstance(server, str):
+            raise ValueError(f"server must be a server name, got {server!r}")
+        found = await self.hub.search(query, limit, server=server)
+        payload: dict[str, Any] = {"tools": [self._describe(tool) for tool in found]}
+        failures = self.hub.failures
+        if failures:
+            payload["unavailable_servers"] = failures
+        if self.progressive and found:
+            await self._discover(ctx, found)
+            payload["note"] = "these tools are now in your tool list; call them directly"
+        elif not found:
+            payload["note"] = "no tool matched; try other words for the capability"
+        return types.CallToolResult(
+            content=_text(json.dumps(payload, ensure_ascii=False)), structured_content=payload
+        )
+
+    @staticmethod
+    def _describe(tool: HubTool) -> dict[str, Any]:
+        return {
+            "name": tool.name,
+            "server": tool.server,
+            "summary": tool.reference.summary,
+            "input_schema": tool.definition.input_schema,
+        }
+
+    async def _discover(self, ctx: Any, found: list[HubTool]) -> None:
+        state = self._client(ctx)
+        before = list(state.discovered)
+        for tool in found:
+            state.discovered.pop(tool.name, None)
+            state.discovered[tool.name] = tool.server
+        while len(state.discovered) > self.max_loaded_tools:
+            state.discovered.popitem(last=False)
+        if list(state.discovered) != before:
+            await self._notify(state)
+
+    # --- serving -----------------------------------------------------------------------
+
+    def initialization_options(self) -> Any:
+        return self.server.create_initialization_options(
+            NotificationOptions(tools_changed=self.progressive)
+        )
+
+    async def serve_stdio(self) -> None:
+        """Serve one client over this process's stdin and stdout."""
+        from mcp.server.stdio import stdio_server
+
+        async with stdio_server() as (read, write):
+            await self.server.run(read, write, self.initialization_options())
+
+    async def serve_http(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 8765,
+        path: str = "/mcp",
+        on_ready: Callable[[str], None] | None = None,
+    ) -> None:
+        """Serve streamable HTTP at `http://host:port/path`; port 0 picks a free port.
+
+        `on_ready(url)` is called once the socket listens, with the actual URL.
+        """
+        import uvicorn
+
+        app = self.server.streamable_http_app(streamable_http_path=path, host=host)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+        sock.setblocking(False)
+        bound = sock.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        server = uvicorn.Server(config)
+        if on_ready is not None:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(server.serve, [sock])
+                while not server.started:
+                    await anyio.sleep(0.01)
+                on_ready(f"http://{shown}:{bound}{path}")
+        else:
+            await server.serve([sock])

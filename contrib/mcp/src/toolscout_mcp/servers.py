@@ -1,0 +1,147 @@
+"""The `mcpServers` configuration: which MCP servers to connect to, and how.
+
+The format is the one Claude Desktop, Claude Code, Cursor and others share:
+
+    {"mcpServers": {
+        "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]},
+        "tracker": {"url": "https://tracker.example.com/mcp", "headers": {"Authorization": "..."}}
+    }}
+
+A server with `command` is started as a subprocess and spoken to over stdio; a server with
+`url` is reached over streamable HTTP. toolscout adds two optional keys per server:
+`timeout` (seconds a tool call may take, default 60) and `startupTimeout` (seconds to
+connect and list tools, default 30).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from toolscout.errors import ConfigError
+
+__all__ = [
+    "DEFAULT_CALL_TIMEOUT",
+    "DEFAULT_STARTUP_TIMEOUT",
+    "ServerConfig",
+    "load_servers",
+    "parse_servers",
+]
+
+DEFAULT_CALL_TIMEOUT = 60.0
+DEFAULT_STARTUP_TIMEOUT = 30.0
+
+#: A server name becomes a tool-name prefix (`server__tool`), so it stays identifier-like.
+_SERVER_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+class ServerConfig(BaseModel):
+    """One entry of `mcpServers`: a stdio command or a streamable HTTP URL."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+    name: str
+    type: Literal["stdio", "http", "streamable-http"] | None = None
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] | None = None
+    timeout: float = Field(DEFAULT_CALL_TIMEOUT, gt=0)
+    startup_timeout: float = Field(DEFAULT_STARTUP_TIMEOUT, gt=0, alias="startupTimeout")
+    disabled: bool = False
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> ServerConfig:
+        if self.command is None and self.url is None:
+            raise ValueError('needs "command" (a stdio server) or "url" (a streamable HTTP server)')
+        if self.command is not None and self.url is not None:
+            raise ValueError('has both "command" and "url"; keep one')
+        if self.type == "stdio" and self.command is None:
+            raise ValueError('is "type": "stdio" but has no "command"')
+        if self.type in ("http", "streamable-http") and self.url is None:
+            raise ValueError(f'is "type": "{self.type}" but has no "url"')
+        if self.url is not None and not self.url.startswith(("http://", "https://")):
+            raise ValueError(f'has "url" {self.url!r}; expected an http:// or https:// URL')
+        return self
+
+    @property
+    def transport(self) -> Literal["stdio", "http"]:
+        return "stdio" if self.command is not None else "http"
+
+    def describe(self) -> str:
+        """How the server is reached, for messages: the command line or the URL."""
+        if self.command is not None:
+            return " ".join([self.command, *self.args])
+        return str(self.url)
+
+
+_KEYS = sorted(
+    [name for name in ServerConfig.model_fields if name not in ("name", "startup_timeout")]
+    + ["startupTimeout"]
+)
+
+
+def parse_servers(data: object, source: str = "the configuration") -> list[ServerConfig]:
+    """The enabled servers of a parsed `{"mcpServers": {...}}` document, in file order."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(f'{source} must be a JSON object with an "mcpServers" object')
+    servers = data.get("mcpServers", data.get("servers"))
+    if not isinstance(servers, Mapping):
+        raise ConfigError(
+            f'{source} has no "mcpServers" object; expected '
+            '{"mcpServers": {"NAME": {"command": ..., "args": [...]}}}'
+        )
+    parsed: list[ServerConfig] = []
+    for name, entry in servers.items():
+        if not isinstance(name, str) or not _SERVER_NAME.match(name):
+            raise ConfigError(
+                f"{source}: server name {name!r} must use only letters, digits, '_', '-' and "
+                "'.', because it prefixes tool names (server__tool)"
+            )
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"{source}: server {name!r} must be a JSON object")
+        try:
+            config = ServerConfig.model_validate({**entry, "name": name})
+        except ValidationError as error:
+            raise ConfigError(_explain(error, name, source)) from None
+        if not config.disabled:
+            parsed.append(config)
+    return parsed
+
+
+def _explain(error: ValidationError, name: str, source: str) -> str:
+    problems = []
+    for item in error.errors():
+        key = ".".join(str(part) for part in item["loc"])
+        if item["type"] == "extra_forbidden":
+            close = difflib.get_close_matches(key, _KEYS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"unknown key {key!r}{hint}; allowed keys: {', '.join(_KEYS)}")
+        elif key:
+            problems.append(f"{key}: {item['msg']} (got {item.get('input')!r})")
+        else:
+            problems.append(str(item["msg"]).removeprefix("Value error, "))
+    return f"{source}: server {name!r} " + "; ".join(problems)
+
+
+def load_servers(path: str | Path) -> list[ServerConfig]:
+    """Read a `mcpServers` JSON file (Claude Desktop's `claude_desktop_config.json` works)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"MCP server configuration {path} does not exist") from None
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ConfigError(
+            f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    return parse_servers(data, str(path))
