@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from regex_helpers import SESSION, tool
 from toolscout import ToolSearchRequest
 from toolscout_regex import RegexToolIndex
@@ -60,7 +61,9 @@ def test_name_outweighs_parameters_outweighs_description(index: RegexToolIndex) 
 
 
 def test_field_weights_are_options() -> None:
-    index = RegexToolIndex(name_weight=0.1, parameters_weight=0.1, description_weight=5.0)
+    index = RegexToolIndex(
+        name_weight=0.1, parameters_weight=0.1, description_weight=5.0, name_coverage_weight=0
+    )
     _fields_catalog(index)
     assert index.search(ToolSearchRequest(SESSION, "ticket")).names[0] == "in_description"
 
@@ -96,7 +99,9 @@ def test_min_score_drops_weak_matches_but_keeps_strong_ones(index: RegexToolInde
     tools.append(tool("invoice_lookup", "Find an invoice by number."))
     index.index_tools(SESSION, tools)
     loose = index.search(ToolSearchRequest(SESSION, "invoice report", 10))
-    strict = RegexToolIndex(min_score=loose.references[0].score * 0.9)
+    first, second = (hit.score for hit in loose.references[:2])
+    assert first > second
+    strict = RegexToolIndex(min_score=(first + second) / 2)
     strict.index_tools(SESSION, tools)
     response = strict.search(ToolSearchRequest(SESSION, "invoice report", 10))
     assert response.names == ["invoice_lookup"]
@@ -113,3 +118,20 @@ def test_a_plain_word_equal_to_a_tool_name_gets_no_exact_name_boost(index: Regex
         "flight_booking"
     )
     assert index.search(ToolSearchRequest(SESSION, "select:help")).names[0] == "help"
+
+
+def test_name_coverage_adds_its_weight_times_the_share_of_name_words_matched() -> None:
+    tools = [
+        tool("calculate_magnetic_field", "Magnetic field of a loop."),
+        tool("field_notes", "Notes about a field."),
+    ]
+    scores = {}
+    for weight in (0.0, 6.0):
+        index = RegexToolIndex(name_coverage_weight=weight)
+        index.index_tools(SESSION, tools)
+        hits = index.search(ToolSearchRequest(SESSION, "magnetic field", 10)).references
+        scores[weight] = {hit.name: hit.score for hit in hits}
+    # Two of the three name words (calculate, magnetic, field); one of field_notes' two.
+    gain = scores[6.0]["calculate_magnetic_field"] - scores[0.0]["calculate_magnetic_field"]
+    assert gain == pytest.approx(6.0 * 2 / 3, abs=1e-5)
+    assert scores[6.0]["field_notes"] - scores[0.0]["field_notes"] == pytest.approx(3.0, abs=1e-5)

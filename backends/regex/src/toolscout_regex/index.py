@@ -70,6 +70,11 @@ class RegexOptions(BaseModel):
     description_weight: float = Field(
         1.0, ge=0, description="Weight of a match in the tool description."
     )
+    name_coverage_weight: float = Field(
+        5.0,
+        ge=0,
+        description="Bonus times the share of a tool name's words the query contains.",
+    )
     prefix_weight: float = Field(
         0.5,
         ge=0,
@@ -136,6 +141,8 @@ class _Compiled:
     postings: dict[str, list[tuple[int, float]]]
     vocabulary: list[str]
     exact_names: dict[str, list[int]]
+    # Name term → (tool, 1 / number of distinct terms in that tool's name).
+    name_terms: dict[str, list[tuple[int, float]]]
     # Query term → its postings merged with prefix expansions, filled as queries arrive.
     expanded: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
 
@@ -165,6 +172,7 @@ class RegexToolIndex(ToolIndexBase):
         name_weight: float = 3.0,
         parameters_weight: float = 1.1,
         description_weight: float = 1.0,
+        name_coverage_weight: float = 5.0,
         prefix_weight: float = 0.5,
         min_score: float = 0.0,
         stemming: bool = True,
@@ -176,6 +184,7 @@ class RegexToolIndex(ToolIndexBase):
             name_weight=name_weight,
             parameters_weight=parameters_weight,
             description_weight=description_weight,
+            name_coverage_weight=name_coverage_weight,
             prefix_weight=prefix_weight,
             min_score=min_score,
             stemming=stemming,
@@ -275,6 +284,11 @@ class RegexToolIndex(ToolIndexBase):
                     score = idf[term] * weighted * (_K1 + 1.0) / (_K1 + weighted)
                     postings.setdefault(term, []).append((doc, score))
         exact_names: dict[str, list[int]] = {}
+        name_terms: dict[str, list[tuple[int, float]]] = {}
+        for doc, (_, analysed) in enumerate(entries):
+            distinct = analysed.fields[0]
+            for term in distinct:
+                name_terms.setdefault(term, []).append((doc, 1.0 / len(distinct)))
         for doc, (ref, _) in enumerate(entries):
             exact_names.setdefault(fold(ref.name), []).append(doc)
         return _Compiled(
@@ -289,6 +303,7 @@ class RegexToolIndex(ToolIndexBase):
             postings=postings,
             vocabulary=sorted(postings),
             exact_names=exact_names,
+            name_terms=name_terms,
         )
 
     def _snapshot(self, session_id: str) -> _Compiled | None:
@@ -356,9 +371,17 @@ class RegexToolIndex(ToolIndexBase):
 
     def _score_words(self, compiled: _Compiled, query: str) -> list[float]:
         scores = [0.0] * len(compiled.refs)
-        for term in dict.fromkeys(self._analyzer.query_terms(query)):
+        terms = dict.fromkeys(self._analyzer.query_terms(query))
+        for term in terms:
             for doc, score in self._term_postings(compiled, term):
                 scores[doc] += score
+        coverage = self.options.name_coverage_weight
+        if coverage > 0.0:
+            # Tools whose name the query spells out in full ("magnetic field" for
+            # calculate_magnetic_field) beat tools that merely share a frequent word.
+            for term in terms:
+                for doc, share in compiled.name_terms.get(term, ()):
+                    scores[doc] += coverage * share
         for candidate in dict.fromkeys(_candidate_names(query)):
             for doc in compiled.exact_names.get(candidate, ()):
                 scores[doc] += _EXACT_NAME_BONUS
