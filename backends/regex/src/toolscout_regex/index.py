@@ -7,14 +7,16 @@ Each query is first classified (see `toolscout_regex.query`):
   scanning text. Scoring is BM25F: each term is weighted by its rarity among the session's
   tools (IDF), term frequencies are saturated and length-normalised per field, and the
   fields are weighted name > parameters > description. A query term also matches longer
-  words it is a prefix of (`calc` → `calculate`), at a discount. A query word equal to a
-  tool's full name puts that tool first.
-- **Pattern**: the compiled regular expression is searched in every tool's name (as written
-  and as split words), parameters and description, with the `regex` module's timeout; a
-  name match outweighs the others, and a pattern that covers more of the name ranks higher.
-  A pattern that exceeds the time budget raises `ValueError` instead of hanging.
+  words it is a prefix of (`calc` → `calculate`), at a discount. A tool gains a bonus for
+  the share of its name's words the query contains, and an identifier in the query equal
+  to a tool's full name puts that tool first.
+- **Pattern**: the compiled regular expression is searched in every tool's name (as written,
+  and as split words when the pattern has a space), parameters and description, with the
+  `regex` module's timeout; a name match outweighs the others, and a pattern that covers
+  more of the name ranks higher. A pattern that exceeds the time budget raises `ValueError`
+  instead of hanging.
 
-Per-session data (term postings with their weights, the name dictionary, the folded texts
+Per-session data (term postings with their weights, the name dictionaries, the joined texts
 patterns run over) is compiled once when a batch is indexed, so a search only looks up
 terms and adds numbers.
 """
