@@ -25,16 +25,6 @@ class TestTantivyConformance(ToolIndexConformance):
 
         return reopen
 
-    @pytest.mark.xfail(
-        reason="suite bug in toolscout.testing.capabilities: it re-indexes tools[0] as "
-        "'Tracks migratory whales.' and then expects a search for 'ledger' to still find "
-        "it; test_persistence.py checks the corrected expectation. Remove this override "
-        "when the suite is fixed (xfail is strict, so the fix shows up as a failure here).",
-        strict=True,
-    )
-    def test_tools_survive_reopen(self, index: Any, reopen: Any) -> None:
-        super().test_tools_survive_reopen(index, reopen)
-
 
 class TestTantivyConformanceInRam(ToolIndexConformance):
     @pytest.fixture
