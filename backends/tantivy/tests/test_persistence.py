@@ -97,3 +97,10 @@ def test_the_directory_records_its_analysis(tmp_path: Path) -> None:
     TantivyToolIndex(path=tmp_path / "ix", stop_words=False).close()
     recorded = json.loads((tmp_path / "ix" / "toolscout-tantivy.json").read_text())
     assert recorded["stop_words"] is False and recorded["stemmer"] == "english"
+
+
+def test_a_damaged_settings_file_is_reported(tmp_path: Path) -> None:
+    TantivyToolIndex(path=tmp_path / "ix").close()
+    (tmp_path / "ix" / "toolscout-tantivy.json").write_text("{not json")
+    with pytest.raises(ConfigError, match="toolscout-tantivy.json"):
+        TantivyToolIndex(path=tmp_path / "ix")

@@ -124,6 +124,7 @@ class TantivyToolIndex(ToolIndexBase):
 
         if path is None:
             return tantivy.Index(self._schema)
+        path = path.expanduser()
         if path.exists() and not path.is_dir():
             raise ConfigError(
                 f"option of backend tantivy 'path' = {str(path)!r} is a file; "
@@ -133,7 +134,13 @@ class TantivyToolIndex(ToolIndexBase):
         settings_file = path / SETTINGS_FILE
         wanted = self._analysis_settings()
         if settings_file.exists():
-            found = json.loads(settings_file.read_text(encoding="utf-8"))
+            try:
+                found = json.loads(settings_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise ConfigError(
+                    f"could not read {str(settings_file)!r} ({error}); it records how the "
+                    "index was built: restore it, or delete the directory to rebuild"
+                ) from None
             if found != wanted:
                 raise ConfigError(
                     f"the tantivy index at {str(path)!r} was built with {found}, but the "
@@ -146,6 +153,10 @@ class TantivyToolIndex(ToolIndexBase):
                 "directory that is not a toolscout-tantivy index; give an empty or new "
                 "directory"
             )
+        if not settings_file.exists():
+            # Written first: a directory holding only this file reopens cleanly if creating
+            # the index below fails, where an index without the file would be refused.
+            settings_file.write_text(json.dumps(wanted), encoding="utf-8")
         try:
             index = tantivy.Index(self._schema, path=str(path), reuse=True)
         except ValueError as error:
@@ -153,8 +164,6 @@ class TantivyToolIndex(ToolIndexBase):
                 f"could not open the tantivy index at {str(path)!r}: {error}; it was "
                 "written by an incompatible version: delete it or use a new path"
             ) from None
-        if not settings_file.exists():
-            settings_file.write_text(json.dumps(wanted), encoding="utf-8")
         return index
 
     def _open_writer(self) -> tantivy.IndexWriter:
