@@ -357,3 +357,41 @@ def test_fingerprint_never_depends_on_key_order(schema: dict[str, Any]) -> None:
     assert (
         ToolReference("t", "", schema).fingerprint == ToolReference("t", "", reordered).fingerprint
     )
+
+
+@pytest.mark.parametrize(("left", "right"), [(1, 1.0), (1, True), (0, False)])
+def test_tools_whose_json_differs_are_not_equal(left: object, right: object) -> None:
+    # 1 == 1.0 == True in Python, but the JSON definitions (and fingerprints) differ.
+    a = ToolReference("t", "", {"default": left})
+    b = ToolReference("t", "", {"default": right})
+    assert a.fingerprint != b.fingerprint
+    assert a != b
+
+
+def test_tools_differing_only_in_metadata_are_not_equal() -> None:
+    assert weather(metadata={"server": "a"}) != weather(metadata={"server": "b"})
+    assert (
+        weather(metadata={"server": "a"}).fingerprint
+        == weather(metadata={"server": "b"}).fingerprint
+    )
+
+
+def test_a_reference_is_not_equal_to_its_dict() -> None:
+    assert weather() != weather().to_dict()
+
+
+@pytest.mark.parametrize(("left", "right"), [(1, 1.0), (1, True)])
+def test_equal_read_only_mappings_hash_alike(left: object, right: object) -> None:
+    a = ToolSearchRequest("s", "q", metadata_filter={"rank": left})
+    b = ToolSearchRequest("s", "q", metadata_filter={"rank": right})
+    assert a == b
+    assert hash(a) == hash(b)
+
+
+@given(schema=schemas, metadata=schemas)
+def test_equal_tools_always_hash_alike(schema: dict[str, Any], metadata: dict[str, Any]) -> None:
+    a = ToolReference("t", "d", schema, metadata)
+    b = ToolReference.from_dict(json_round_trip(a))
+    assert a == b
+    assert hash(a) == hash(b)
+    assert hash(a.metadata) == hash(b.metadata)

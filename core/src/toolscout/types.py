@@ -43,7 +43,11 @@ class FrozenDict(dict[str, Any]):
     __ior__ = _readonly
 
     def __hash__(self) -> int:  # type: ignore[override]
-        return hash(json.dumps(self, sort_keys=True, default=str))
+        # Consistent with dict equality, which treats 1, 1.0 and True alike (as hash() does).
+        try:
+            return hash(frozenset(self.items()))
+        except TypeError:  # built directly around unhashable values instead of by freeze()
+            return hash(json.dumps(self, sort_keys=True, default=str))
 
     def __copy__(self) -> FrozenDict:
         return self
@@ -83,7 +87,7 @@ def thaw(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=False)
 class ToolReference:
     """One tool definition as it is indexed and searched.
 
@@ -123,6 +127,13 @@ class ToolReference:
                     f"got {type(value).__name__}"
                 )
             object.__setattr__(self, attr, None if value is None else freeze(value))
+
+    def __eq__(self, other: object) -> bool:
+        # Equal means the same definition as JSON (so equal tools share a fingerprint and a
+        # hash; `{"minimum": 1}` and `{"minimum": 1.0}` differ), plus equal metadata.
+        if not isinstance(other, ToolReference):
+            return NotImplemented
+        return self.fingerprint == other.fingerprint and self.metadata == other.metadata
 
     def __hash__(self) -> int:
         return hash(self.fingerprint)
