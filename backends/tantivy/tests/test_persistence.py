@@ -102,5 +102,5 @@ def test_the_directory_records_its_analysis(tmp_path: Path) -> None:
 def test_a_damaged_settings_file_is_reported(tmp_path: Path) -> None:
     TantivyToolIndex(path=tmp_path / "ix").close()
     (tmp_path / "ix" / "toolscout-tantivy.json").write_text("{not json")
-    with pytest.raises(ConfigError, match="toolscout-tantivy.json"):
+    with pytest.raises(ConfigError, match=r"toolscout-tantivy\.json"):
         TantivyToolIndex(path=tmp_path / "ix")
