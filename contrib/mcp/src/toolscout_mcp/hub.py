@@ -118,6 +118,8 @@ class McpToolHub:
             for server in servers
         }
         self._tools: dict[str, HubTool] = {}
+        # Tools of servers that died, by name: a call to one gets its server's error.
+        self._orphans: dict[str, str] = {}
         self._by_server: dict[str, dict[str, HubTool]] = {}
         self._generation = itertools.count()
         self._session: str | None = None
@@ -198,7 +200,7 @@ class McpToolHub:
         if tool is not None:
             return tool
         server, sep, _rest = name.partition(SEPARATOR)
-        upstream = self.upstreams.get(server) if sep else None
+        upstream = self.upstreams.get(self._orphans.get(name) or (server if sep else ""))
         if upstream is not None and upstream.state != "ready":
             raise upstream.unavailable()
         candidates = sorted(
@@ -257,6 +259,11 @@ class McpToolHub:
             await anyio.to_thread.run_sync(self.index.index_tools, session, references)
             self.index_ms = (anyio.current_time() - start) * 1000.0
             old, self._session = self._session, session
+            for name, tool in self._tools.items():
+                if name not in tools and self.upstreams[tool.server].state == "failed":
+                    self._orphans[name] = tool.server
+            for name in tools:
+                self._orphans.pop(name, None)
             self._tools, self._by_server = tools, by_server
             if old is not None:
                 await anyio.to_thread.run_sync(self.index.clear_index, old)

@@ -1,0 +1,141 @@
+"""Small MCP servers for the tests, written with the SDK's server API (`MCPServer`).
+
+Run as `python upstreams.py KIND [--http PORT]`: stdio by default, streamable HTTP on
+127.0.0.1:PORT with `--http`. Each kind stands for one situation the gateway must handle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+
+
+def calendar() -> MCPServer:
+    server = MCPServer("calendar")
+
+    @server.tool()
+    def create_event(title: str, start: str, attendees: list[str] | None = None) -> str:
+        """Create a calendar event at a start time and invite attendees."""
+        return f"calendar: created {title!r} at {start} with {len(attendees or [])} attendees"
+
+    @server.tool()
+    def list_events(day: str) -> list[str]:
+        """List the calendar events of one day."""
+        return [f"standup on {day}", f"review on {day}"]
+
+    @server.tool()
+    def send_message(channel: str, text: str) -> str:
+        """Send a reminder message about an event to a channel."""
+        return f"calendar: reminder to {channel}: {text}"
+
+    return server
+
+
+def chat() -> MCPServer:
+    server = MCPServer("chat")
+
+    @server.tool()
+    def send_message(channel: str, text: str) -> str:
+        """Post a chat message to a channel."""
+        return f"chat: posted to {channel}: {text}"
+
+    @server.tool()
+    def list_channels() -> list[str]:
+        """List the chat channels you can post to."""
+        return ["general", "random"]
+
+    return server
+
+
+def crashy() -> MCPServer:
+    server = MCPServer("crashy")
+
+    @server.tool()
+    def echo_back(text: str) -> str:
+        """Echo the given text back unchanged."""
+        return text
+
+    @server.tool()
+    def crash_now() -> str:
+        """Exit the server process at once, as a crash would."""
+        os._exit(3)
+
+    return server
+
+
+def slow() -> MCPServer:
+    server = MCPServer("slow")
+
+    @server.tool()
+    async def render_report(seconds: float) -> str:
+        """Render a quarterly report; takes the given number of seconds."""
+        await anyio.sleep(seconds)
+        return f"report rendered in {seconds}s"
+
+    return server
+
+
+def changing() -> MCPServer:
+    server = MCPServer("changing")
+
+    @server.tool()
+    async def install_plugin(tool_name: str, description: str, ctx: Context) -> str:
+        """Install a plugin that adds a new tool to this server."""
+
+        def added() -> str:
+            return f"{tool_name} ran"
+
+        server.add_tool(added, name=tool_name, description=description)
+        await ctx.session.send_tool_list_changed()
+        return f"installed {tool_name}"
+
+    @server.tool()
+    async def uninstall_plugin(tool_name: str, ctx: Context) -> str:
+        """Remove a tool a plugin added."""
+        server.remove_tool(tool_name)
+        await ctx.session.send_tool_list_changed()
+        return f"removed {tool_name}"
+
+    return server
+
+
+def web() -> MCPServer:
+    server = MCPServer("web")
+
+    @server.tool()
+    def fetch_page(url: str) -> str:
+        """Fetch a web page and return its title."""
+        return f"web: title of {url}"
+
+    return server
+
+
+def never_ready() -> None:
+    # Holds stdin open and never answers the handshake.
+    time.sleep(120)
+
+
+KINDS = {
+    "calendar": calendar,
+    "chat": chat,
+    "crashy": crashy,
+    "slow": slow,
+    "changing": changing,
+    "web": web,
+}
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("kind", choices=[*KINDS, "never_ready"])
+    parser.add_argument("--http", type=int, metavar="PORT")
+    args = parser.parse_args()
+    if args.kind == "never_ready":
+        never_ready()
+    elif args.http is not None:
+        KINDS[args.kind]().run("streamable-http", host="127.0.0.1", port=args.http)
+    else:
+        KINDS[args.kind]().run("stdio")
