@@ -141,13 +141,13 @@ def _present(key: str) -> str:
 # their terms are cached. `type(value)` is part of the cache key because 1 == 1.0 == True
 # hash alike, and the cache must not answer for one with another's canonical form.
 @functools.lru_cache(maxsize=65536)
-def _scalar_term(key: str, value: Any, kind: type) -> str:
+def _scalar_term(key: str, value: Any, kind: str) -> str:
     return _digest("value", key, _canonical(value))
 
 
 def _value_term(key: str, value: Any) -> str:
     if value is None or isinstance(value, (str, int, float)):
-        return _scalar_term(key, value, type(value))
+        return _scalar_term(key, value, type(value).__name__)
     return _digest("value", key, _canonical(value))
 
 

@@ -371,7 +371,7 @@ class TantivyToolIndex(ToolIndexBase):
             hits.append(
                 ToolHit(doc.get_first("tool"), float(score), bytes(summary or b"").decode())
             )
-        return hits, int(result.count or 0)
+        return hits, int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
 
     # --- inspection ------------------------------------------------------------------
 
@@ -383,7 +383,8 @@ class TantivyToolIndex(ToolIndexBase):
         if session_id is None:
             return int(searcher.num_docs)
         query = Query.term_query(self._schema, "session", check_session_id(session_id))
-        return int(searcher.search(query, 1, count=True).count or 0)
+        result = searcher.search(query, 1, count=True)
+        return int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
 
     @property
     def commits(self) -> int:
