@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -98,10 +99,8 @@ def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
         raise RuntimeError("simulated failure")  # ... then the write dies
 
     index._store_new_tools = fail_midway  # type: ignore[method-assign]
-    try:
+    with contextlib.suppress(RuntimeError):
         index.index_tools("s", pa.table({"name": ["lost_tool"], "description": ["never"]}))
-    except RuntimeError:
-        pass
     del index._store_new_tools
     rows = index._con.execute("SELECT name FROM toolscout.tools").fetchall()
     assert rows == [("keep_me",)]

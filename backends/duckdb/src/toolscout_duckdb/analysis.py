@@ -57,7 +57,41 @@ STEMMERS: tuple[str, ...] = (
 #: Lucene's English stop words (the list bm25s uses for the reference BM25 figures): short,
 #: so tool-ish verbs such as "get", "find" or "list" stay searchable.
 ENGLISH_STOPWORDS: frozenset[str] = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"]
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    }
 )
 
 # Applied one after another; none of them can undo or create a match of a later one, so

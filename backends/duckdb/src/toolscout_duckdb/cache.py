@@ -184,7 +184,7 @@ class SearchCache:
             ends = [*list(starts[1:]), len(ids)]
             fetched = {
                 int(term_ids[lo]): _Postings(ids[lo:hi], tf[lo:hi], dl[lo:hi])
-                for lo, hi in zip(starts, ends)
+                for lo, hi in zip(starts, ends, strict=True)
             }
             tools = {int(i): (name, summarize(desc)) for i, name, desc in names}
             with self._lock:
@@ -269,7 +269,10 @@ class SearchCache:
             unique, scores = unique[keep], scores[keep]
         names = self._names(cursor, (int(i) for i in unique))
         ranked = sorted(
-            ((names[int(i)][0], float(s), names[int(i)][1]) for i, s in zip(unique, scores)),
+            (
+                (names[int(i)][0], float(s), names[int(i)][1])
+                for i, s in zip(unique, scores, strict=True)
+            ),
             key=lambda hit: (-hit[1], hit[0]),
         )
         return ranked[:limit], total

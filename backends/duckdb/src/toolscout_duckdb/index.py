@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolscout.index import Capabilities, ToolIndexBase, check_session_id, normalize_tools
 from toolscout.text import summarize
-from toolscout.types import ToolHit, ToolReference, thaw
+from toolscout.types import ToolHit, ToolReference
 
 from toolscout_duckdb import sql
 from toolscout_duckdb.analysis import SPLIT_MACRO_SQL, resolve_stopwords, split_text
@@ -212,9 +212,10 @@ class DuckDBToolIndex(ToolIndexBase):
             self._index(session_id, batch)
 
     def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        self._ingest(session_id, _references_table(tools))
+        # ToolReference already checked names and schemas: no need to check them again.
+        self._ingest(session_id, _references_table(tools), checked=True)
 
-    def _ingest(self, session_id: str, table: pa.Table) -> None:
+    def _ingest(self, session_id: str, table: pa.Table, checked: bool = False) -> None:
         batch = _batch_table(table)
         if batch.num_rows == 0:
             return
@@ -224,17 +225,26 @@ class DuckDBToolIndex(ToolIndexBase):
             w = self._writable()
             w.register("ts_batch", batch)
             try:
-                self._validate(w, schema_expr)
+                if not checked:
+                    self._validate(w, schema_expr)
                 key, is_new = self._session_key(session_id)
                 params = {"s": key}
                 w.execute("BEGIN")
                 try:
                     w.execute(sql.STAGE.format(schema=schema_expr, description=description_expr))
                     new_terms, touched, added = self._store_new_tools(w)
-                    w.execute(sql.REPLACED, params)
-                    w.execute(sql.DROP_MEMBERS, params)
+                    orphan_terms: list[int] = []
+                    deleted: list[tuple[int, str]] = []
+                    if is_new:
+                        w.execute(sql.NEW_SESSION, {"s": key, "sid": session_id})
+                    else:
+                        w.execute(sql.REPLACED, params)
+                        w.execute(sql.SUBTRACT_DROPPED, params)
+                        w.execute(sql.DROP_MEMBERS, params)
                     w.execute(sql.ADD_MEMBERS, params)
-                    orphan_terms, deleted = self._finish_membership(w, key, session_id)
+                    w.execute(sql.ADD_STAGED, params)
+                    if not is_new:
+                        orphan_terms, deleted = self._delete_orphans(w)
                     w.execute("COMMIT")
                 except BaseException:
                     w.execute("ROLLBACK")
@@ -302,16 +312,13 @@ class DuckDBToolIndex(ToolIndexBase):
         added = w.execute("SELECT tool_id, name FROM ts_new").fetchall()
         return new_terms, touched, added
 
-    def _finish_membership(
-        self, w: duckdb.DuckDBPyConnection, key: int, session_id: str
+    def _delete_orphans(
+        self, w: duckdb.DuckDBPyConnection
     ) -> tuple[list[int], list[tuple[int, str]]]:
-        """Recompute the session's statistics and delete definitions nobody holds.
+        """Delete dropped definitions that no session holds any more, with their postings.
 
         Returns the terms whose postings lost tools, and the deleted (id, name)s.
         """
-        params = {"s": key}
-        w.execute(sql.DELETE_SESSION, params)
-        w.execute(sql.SESSION_STATS, {"s": key, "sid": session_id})
         w.execute(sql.ORPHANS)
         deleted = w.execute(sql.ORPHAN_NAMES).fetchall()
         if not deleted:
@@ -331,12 +338,13 @@ class DuckDBToolIndex(ToolIndexBase):
             w.execute("BEGIN")
             try:
                 w.execute(select_sql, params)
+                w.execute(sql.SUBTRACT_DROPPED, {"s": key})
                 w.execute(sql.DROP_MEMBERS, {"s": key})
-                terms, deleted = self._finish_membership(w, key, session_id)
-                empty = w.execute(
-                    "SELECT count(*) = 0 FROM toolscout.members WHERE session_key = $s", {"s": key}
+                terms, deleted = self._delete_orphans(w)
+                left = w.execute(
+                    "SELECT n FROM toolscout.sessions WHERE session_key = $s", {"s": key}
                 ).fetchone()
-                gone = bool(empty and empty[0])
+                gone = left is None or left[0] == 0
                 if gone:
                     w.execute(sql.DELETE_SESSION, {"s": key})
                 w.execute("COMMIT")
@@ -376,7 +384,7 @@ class DuckDBToolIndex(ToolIndexBase):
                 stems = list(row[0]) if row else missing
             if len(self._stems) > _STEM_CACHE_LIMIT:
                 self._stems = {}
-            self._stems.update(zip(missing, stems))
+            self._stems.update(zip(missing, stems, strict=True))
         ids = (self._term_ids.get(self._stems.get(w, w)) for w in words)
         return sorted({i for i in ids if i is not None})
 
@@ -450,7 +458,8 @@ def _references_table(tools: Sequence[ToolReference]) -> pa.Table:
                 [
                     None
                     if t.input_schema is None
-                    else json.dumps(thaw(t.input_schema), ensure_ascii=False, default=str)
+                    # A FrozenDict is a dict and its tuples dump as lists: no thaw needed.
+                    else json.dumps(t.input_schema, ensure_ascii=False, default=str)
                     for t in tools
                 ],
                 pa.string(),

@@ -49,7 +49,10 @@ CREATE TABLE IF NOT EXISTS toolscout.sessions (
     sum_params BIGINT NOT NULL,
     sum_desc BIGINT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS toolscout.members (session_key INTEGER NOT NULL, tool_id INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS toolscout.members (
+    session_key INTEGER NOT NULL,
+    tool_id INTEGER NOT NULL
+);
 """
 
 # Why no PRIMARY KEY / UNIQUE: DuckDB's ART indexes cost memory per row and add work to
@@ -201,14 +204,27 @@ SELECT $s, t.tool_id FROM ts_staged s JOIN toolscout.tools t USING (fingerprint)
 
 DELETE_SESSION = "DELETE FROM toolscout.sessions WHERE session_key = $s"
 
-#: The session's BM25 statistics, recomputed from its members (cost: its own size only).
-SESSION_STATS = """
-INSERT INTO toolscout.sessions
-SELECT $s, $sid, count(*), coalesce(sum(t.len_name), 0), coalesce(sum(t.len_params), 0),
-       coalesce(sum(t.len_desc), 0)
-FROM toolscout.members m JOIN toolscout.tools t USING (tool_id)
-WHERE m.session_key = $s
+NEW_SESSION = "INSERT INTO toolscout.sessions VALUES ($s, $sid, 0, 0, 0, 0)"
+
+# The session's BM25 statistics follow its membership changes (cost: the change, not the
+# number of sessions or of their members).
+_STATS_CHANGE = """
+UPDATE toolscout.sessions SET
+    n = sessions.n {op} d.c, sum_name = sessions.sum_name {op} d.a,
+    sum_params = sessions.sum_params {op} d.p, sum_desc = sessions.sum_desc {op} d.l
+FROM (
+    SELECT count(*) AS c, coalesce(sum(t.len_name), 0) AS a,
+           coalesce(sum(t.len_params), 0) AS p, coalesce(sum(t.len_desc), 0) AS l
+    FROM {source}
+) d
+WHERE sessions.session_key = $s
 """
+SUBTRACT_DROPPED = _STATS_CHANGE.format(
+    op="-", source="ts_dropped JOIN toolscout.tools t USING (tool_id)"
+)
+ADD_STAGED = _STATS_CHANGE.format(
+    op="+", source="ts_staged JOIN toolscout.tools t USING (fingerprint)"
+)
 
 #: Dropped definitions that no session holds any more are deleted with their postings.
 ORPHANS = """
@@ -272,7 +288,10 @@ SEARCH = _SCORED + ", f AS (SELECT tool_id, score FROM sc WHERE score >= $min_sc
 SEARCH_EXACT = (
     _SCORED
     + """,
-ex AS (SELECT t.tool_id FROM toolscout.tools t WHERE t.name = $name AND t.tool_id IN (SELECT tool_id FROM m)),
+ex AS (
+    SELECT t.tool_id FROM toolscout.tools t
+    WHERE t.name = $name AND t.tool_id IN (SELECT tool_id FROM m)
+),
 top AS (SELECT coalesce(max(score), 0) AS best FROM sc),
 boosted AS (
     SELECT coalesce(sc.tool_id, ex.tool_id) AS tool_id,
