@@ -27,9 +27,10 @@ class ConformanceFixtures:
 
     #: Seconds one call with odd input may take before it counts as a hang.
     deadline_s: ClassVar[float] = DEFAULT_DEADLINE_S
-    #: Hypothesis examples per property test and runs of the state machine.
+    #: Hypothesis examples per property test.
     max_examples: ClassVar[int] = 20
-    #: Steps per state machine run.
+    #: Runs of the state machine, and steps per run.
+    stateful_max_examples: ClassVar[int] = 10
     stateful_step_count: ClassVar[int] = 15
 
     @pytest.fixture
@@ -57,7 +58,8 @@ class ConformanceFixtures:
 
     @pytest.fixture
     def hypothesis_settings(self, request: pytest.FixtureRequest) -> settings:
-        """Hypothesis settings for the suite's property tests and state machine.
+        """Hypothesis settings for the suite's property tests (and, via
+        `stateful_settings`, its state machine).
 
         `--toolscout-max-examples N` overrides `max_examples` for the whole run.
         """
@@ -74,6 +76,19 @@ class ConformanceFixtures:
                 HealthCheck.data_too_large,
                 HealthCheck.filter_too_much,
             ],
+        )
+
+    @pytest.fixture
+    def stateful_settings(
+        self, request: pytest.FixtureRequest, hypothesis_settings: settings
+    ) -> settings:
+        """Hypothesis settings for the state machine: `hypothesis_settings` with
+        `stateful_max_examples` runs (`--toolscout-max-examples N` overrides it too)."""
+        examples = request.config.getoption("toolscout_max_examples", default=None)
+        return settings(
+            hypothesis_settings,
+            max_examples=int(examples or self.stateful_max_examples),
+            stateful_step_count=self.stateful_step_count,
         )
 
     @pytest.fixture(autouse=True)

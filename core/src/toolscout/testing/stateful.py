@@ -157,10 +157,10 @@ class StateMachineTests(ConformanceFixtures):
     """The backend against the dict model, over Hypothesis-generated operation sequences."""
 
     def test_state_machine_matches_dict_model(
-        self, index: Any, hypothesis_settings: settings
+        self, index: Any, stateful_settings: settings
     ) -> None:
         """Failure: some sequence of index_tool / index_tools / clear_index / remove_tools /
         search made a search return a tool the session does not hold, a duplicate, more
         than max_results, unsorted scores, or miss a held tool searched by its exact name.
         Hypothesis prints the shortest sequence it found."""
-        run_machine(index, hypothesis_settings)
+        run_machine(index, stateful_settings)
