@@ -83,7 +83,7 @@ class Upstream:
             params = StdioServerParameters(
                 command=config.command, args=list(config.args), env=config.env, cwd=config.cwd
             )
-            return stdio_client(params, errlog=self._errlog or sys.stderr)
+            return stdio_client(params, errlog=_real_file(self._errlog or sys.stderr))
         from mcp.shared._httpx_utils import create_mcp_http_client
 
         client = create_mcp_http_client(headers=dict(config.headers or {}))
@@ -216,6 +216,25 @@ class Upstream:
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as error:
             await self._lost(f"connection lost during a call to {tool!r}: {_one_line(error)}")
             raise self.unavailable() from None
+
+
+def _real_file(stream: TextIO) -> TextIO:
+    """A stream a subprocess can inherit: the server's stderr needs a file descriptor.
+
+    Under pytest's capture or in a notebook `sys.stderr` has none; the process's original
+    stderr then takes the server's log lines.
+    """
+    for candidate in (stream, sys.__stderr__):
+        try:
+            if candidate is not None:
+                candidate.fileno()
+                return candidate
+        except (OSError, ValueError, AttributeError):
+            continue
+    import os
+
+    # Lives as long as the server process.
+    return open(os.devnull, "w")
 
 
 def _http_transport(url: str, client: Any) -> AbstractAsyncContextManager[Any]:
