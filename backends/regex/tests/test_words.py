@@ -135,3 +135,21 @@ def test_name_coverage_adds_its_weight_times_the_share_of_name_words_matched() -
     gain = scores[6.0]["calculate_magnetic_field"] - scores[0.0]["calculate_magnetic_field"]
     assert gain == pytest.approx(6.0 * 2 / 3, abs=1e-5)
     assert scores[6.0]["field_notes"] - scores[0.0]["field_notes"] == pytest.approx(3.0, abs=1e-5)
+
+
+def _letters(i: int) -> str:
+    return "".join(chr(97 + (i // 26**k) % 26) for k in range(3))
+
+
+def test_a_very_long_query_keeps_its_rarest_known_words(index: RegexToolIndex) -> None:
+    # 306 distinct terms, over the cap of 128: words no tool has must not crowd out the
+    # one that names the tool.
+    common = [f"vocab{_letters(i)}" for i in range(5)]
+    unknown = [f"nowhere{_letters(i)}" for i in range(300)]
+    index.index_tools(
+        SESSION,
+        [tool("zeppelin_tracker", "Track a zeppelin.")]
+        + [tool(f"filler_{i}", " ".join(common)) for i in range(20)],
+    )
+    query = " ".join([*common, *unknown, "zeppelin"])
+    assert index.search(ToolSearchRequest(SESSION, query, 3)).names[0] == "zeppelin_tracker"

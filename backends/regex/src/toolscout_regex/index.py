@@ -52,6 +52,8 @@ _EXACT_NAME_BONUS = 1000.0
 _MIN_PREFIX = 4
 _MAX_EXPANSIONS = 64
 _MAX_MEMO = 20_000
+# Distinct query terms scored at most (the rarest are kept).
+_MAX_QUERY_TERMS = 128
 # Seconds allowed per tool and field on top of `timeout_ms` (see `_match_pattern`).
 _PER_MATCH_ALLOWANCE = 20e-6
 # Characters that separate names a query may quote: `select:a,b`, "`get_weather`", "(x)".
@@ -373,7 +375,14 @@ class RegexToolIndex(ToolIndexBase):
 
     def _score_words(self, compiled: _Compiled, query: str) -> list[float]:
         scores = [0.0] * len(compiled.refs)
-        terms = dict.fromkeys(self._analyzer.query_terms(query))
+        terms = list(dict.fromkeys(self._analyzer.query_terms(query)))
+        if len(terms) > _MAX_QUERY_TERMS:
+            # A pasted document as a query: its rarest words say the most, and the cap keeps
+            # the search fast.
+            postings = compiled.postings
+            absent = len(compiled.refs) + 1
+            terms.sort(key=lambda term: len(postings[term]) if term in postings else absent)
+            del terms[_MAX_QUERY_TERMS:]
         for term in terms:
             for doc, score in self._term_postings(compiled, term):
                 scores[doc] += score
