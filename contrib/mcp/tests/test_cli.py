@@ -108,3 +108,14 @@ def test_a_plugin_whose_commands_fail_is_named_and_the_cli_still_works(
         assert "serve" in err
     finally:
         registry.unregister_plugin("bad_commands")
+
+
+def test_the_plugin_module_and_package_do_not_import_the_mcp_sdk() -> None:
+    code = (
+        "import sys, toolscout_mcp, toolscout_mcp.plugin\n"
+        "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')))\n"
+        "from toolscout_mcp import McpToolHub\n"
+        "print('mcp' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split("\n")[:2] == ["[]", "True"], done.stderr

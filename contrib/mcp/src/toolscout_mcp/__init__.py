@@ -1,1 +1,57 @@
-"""MCP integration for toolscout."""
+"""toolscout for MCP: index the tools of MCP servers, and a tool-search gateway server.
+
+- `McpToolHub` connects to the servers of an `mcpServers` file (stdio and streamable
+  HTTP), indexes their tools into any toolscout backend, routes calls, and re-indexes a
+  server on `notifications/tools/list_changed`.
+- `Gateway` is an MCP server over a hub exposing `search_tools` and `call_tool`
+  (`toolscout mcp serve --config servers.json`).
+
+Importing this package does not import the MCP SDK; its names load on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolscout_mcp.gateway import Gateway
+    from toolscout_mcp.hub import HubTool, McpToolError, McpToolHub, UnknownTool
+    from toolscout_mcp.servers import ServerConfig, load_servers, parse_servers
+    from toolscout_mcp.upstream import ServerUnavailable, ToolCallTimeout
+
+__all__ = [
+    "Gateway",
+    "HubTool",
+    "McpToolError",
+    "McpToolHub",
+    "ServerConfig",
+    "ServerUnavailable",
+    "ToolCallTimeout",
+    "UnknownTool",
+    "load_servers",
+    "parse_servers",
+]
+
+_LAZY = {
+    "Gateway": "toolscout_mcp.gateway",
+    "HubTool": "toolscout_mcp.hub",
+    "McpToolError": "toolscout_mcp.hub",
+    "McpToolHub": "toolscout_mcp.hub",
+    "UnknownTool": "toolscout_mcp.hub",
+    "ServerConfig": "toolscout_mcp.servers",
+    "load_servers": "toolscout_mcp.servers",
+    "parse_servers": "toolscout_mcp.servers",
+    "ServerUnavailable": "toolscout_mcp.upstream",
+    "ToolCallTimeout": "toolscout_mcp.upstream",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolscout_mcp' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
