@@ -155,13 +155,17 @@ class _Compiled:
 class _Session:
     tools: dict[str, tuple[ToolReference, _Analysed]] = field(default_factory=dict)
     compiled: _Compiled | None = None
+    # Bumped on every change, so a snapshot compiled outside the lock is only installed if
+    # nothing changed meanwhile.
+    version: int = 0
 
 
 class RegexToolIndex(ToolIndexBase):
     """Tool search by regular expression or by weighted keywords, held in memory.
 
-    Thread-safe: indexing and compiling take a lock; searches score an immutable snapshot
-    outside it, so sessions searched from different threads don't wait on each other.
+    Thread-safe: the lock guards only the session tables. Tools are analysed and
+    snapshots compiled outside it, and searches score an immutable snapshot, so threads
+    working on different sessions don't wait on each other.
     """
 
     name: ClassVar[str] = "regex"
@@ -199,17 +203,19 @@ class RegexToolIndex(ToolIndexBase):
         self._analyzer = Analyzer(stemming=stemming, stop_words=stop_words)
         self._weights = (name_weight, parameters_weight, description_weight)
         self._sessions: dict[str, _Session] = {}
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()
+        self._cache_lock = threading.Lock()
         self._cache: OrderedDict[str, _Analysed] = OrderedDict()
 
     # --- indexing ----------------------------------------------------------------------
 
     def _analyse(self, ref: ToolReference) -> _Analysed:
         key = ref.fingerprint
-        cached = self._cache.get(key)
-        if cached is not None:
-            self._cache.move_to_end(key)
-            return cached
+        with self._cache_lock:
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+                return cached
         text = ref.text
         counts = [
             self._analyzer.counts(part) for part in (text.name, text.parameters, text.description)
@@ -221,20 +227,26 @@ class RegexToolIndex(ToolIndexBase):
             # its syntax (`\S` casefolds to `\s`).
             texts=(ref.name, text.name, text.parameters, ref.description),
         )
-        self._cache[key] = analysed
-        if len(self._cache) > _ANALYSIS_CACHE_SIZE:
-            self._cache.popitem(last=False)
+        with self._cache_lock:
+            self._cache[key] = analysed
+            if len(self._cache) > _ANALYSIS_CACHE_SIZE:
+                self._cache.popitem(last=False)
         return analysed
 
     def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+        analysed = [(ref, self._analyse(ref)) for ref in tools]
         with self._lock:
             session = self._sessions.setdefault(session_id, _Session())
-            for ref in tools:
+            for ref, analysis in analysed:
                 session.tools.pop(ref.name, None)
-                session.tools[ref.name] = (ref, self._analyse(ref))
-            # A batch compiles now; single tools (index_tool in a loop) compile lazily on
-            # the next search, so N calls don't cost N compilations.
-            session.compiled = self._compile(session) if len(tools) > 1 else None
+                session.tools[ref.name] = (ref, analysis)
+            session.compiled = None
+            session.version += 1
+            entries, version = list(session.tools.values()), session.version
+        # A batch compiles now; single tools (index_tool in a loop) compile lazily on the
+        # next search, so N calls don't cost N compilations.
+        if len(tools) > 1:
+            self._install(session_id, session, version, self._compile(entries))
 
     def _clear(self, session_id: str) -> None:
         with self._lock:
@@ -252,9 +264,16 @@ class RegexToolIndex(ToolIndexBase):
             for name in names:
                 if session.tools.pop(name, None) is not None:
                     session.compiled = None
+                    session.version += 1
 
-    def _compile(self, session: _Session) -> _Compiled:
-        entries = list(session.tools.values())
+    def _install(
+        self, session_id: str, session: _Session, version: int, compiled: _Compiled
+    ) -> None:
+        with self._lock:
+            if self._sessions.get(session_id) is session and session.version == version:
+                session.compiled = compiled
+
+    def _compile(self, entries: list[tuple[ToolReference, _Analysed]]) -> _Compiled:
         n = len(entries)
         totals = [0, 0, 0]
         document_frequency: Counter[str] = Counter()
@@ -315,9 +334,12 @@ class RegexToolIndex(ToolIndexBase):
             session = self._sessions.get(session_id)
             if session is None or not session.tools:
                 return None
-            if session.compiled is None:
-                session.compiled = self._compile(session)
-            return session.compiled
+            if session.compiled is not None:
+                return session.compiled
+            entries, version = list(session.tools.values()), session.version
+        compiled = self._compile(entries)
+        self._install(session_id, session, version, compiled)
+        return compiled
 
     # --- searching ---------------------------------------------------------------------
 
