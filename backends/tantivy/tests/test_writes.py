@@ -123,6 +123,15 @@ def test_a_search_inside_a_batch_sees_the_writes_before_it(index: TantivyToolInd
         assert names(index, "s", "email") == ["send_email"]
 
 
+def test_reindexing_inside_a_batch_replaces_the_uncommitted_tool(index: TantivyToolIndex) -> None:
+    with index.batch():
+        index.index_tool("s", tool("lookup", "Find a word in the dictionary."))
+        index.index_tool("s", tool("lookup", "Find a customer by phone number."))
+    assert index.document_count("s") == 1
+    assert names(index, "s", "customer") == ["lookup"]
+    assert names(index, "s", "dictionary") == []
+
+
 def test_batches_nest_and_commit_at_the_outermost_end(index: TantivyToolIndex) -> None:
     before = index.commits
     with index.batch():

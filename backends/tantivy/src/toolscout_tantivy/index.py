@@ -105,8 +105,6 @@ class TantivyToolIndex(ToolIndexBase):
         # Sessions written since the last commit: their older documents may be pending,
         # so replacing a tool in them always deletes first.
         self._touched: set[str] = set()
-        # Keys added since the last commit, which the searcher cannot see yet.
-        self._pending_keys: set[str] = set()
         self._commits = 0
         self._word_queries: dict[str, tantivy.Query] = {}
 
@@ -209,17 +207,19 @@ class TantivyToolIndex(ToolIndexBase):
         docs = [self._document(session_id, tool) for tool in tools]
         with self._lock:
             writer = self._writer_or_raise()
-            # Deletes are only issued for keys that may exist: each one costs work at every
-            # commit (applied to every segment), while a term lookup is cheap. A session with
-            # no documents skips even the lookups. doc_freq still counts deleted documents
-            # until a merge, which errs on the side of deleting.
+            # Deletes are only issued for keys that may exist: each one is applied to every
+            # segment at commit, while a term lookup is cheap. A session written since the
+            # last commit may hold uncommitted keys the searcher cannot see, so there every
+            # key is deleted first; a session with no committed documents skips even the
+            # lookups. doc_freq still counts deleted documents until a merge, which errs on
+            # the side of deleting.
             searcher = self._searcher
-            known = session_id in self._touched or searcher.doc_freq("session", session_id) > 0
+            pending = session_id in self._touched
+            committed = not pending and searcher.doc_freq("session", session_id) > 0
             for key, doc in docs:
-                if known and (key in self._pending_keys or searcher.doc_freq("key", key) > 0):
+                if pending or (committed and searcher.doc_freq("key", key) > 0):
                     writer.delete_documents_by_term("key", key)
                 writer.add_document(doc)
-                self._pending_keys.add(key)
             self._written(session_id)
 
     def _clear(self, session_id: str) -> None:
@@ -257,7 +257,6 @@ class TantivyToolIndex(ToolIndexBase):
         self._searcher = self._tantivy.searcher()
         self._dirty = False
         self._touched.clear()
-        self._pending_keys.clear()
         self._commits += 1
 
     @contextmanager
