@@ -27,6 +27,8 @@ import regex
 __all__ = ["REST_GROUP", "ParsedQuery", "compile_joined", "compile_pattern", "parse_query"]
 
 _METACHARACTERS = frozenset("^$*+?()[]{}|\\")
+# What compiling a hostile pattern can raise besides `regex.error` (deep nesting, huge counts).
+_COMPILE_ERRORS = (regex.error, OverflowError, RecursionError)
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ def parse_query(query: str, max_pattern_length: int = 200) -> ParsedQuery:
             )
         try:
             compiled = compile_pattern(explicit)
-        except regex.error as error:
+        except _COMPILE_ERRORS as error:
             raise ValueError(
                 f"invalid regular expression {explicit!r}: {error}; fix the pattern, or drop "
                 "the re: / slashes to search it as words"
@@ -119,6 +121,6 @@ def parse_query(query: str, max_pattern_length: int = 200) -> ParsedQuery:
     if len(query) <= max_pattern_length and looks_like_pattern(query):
         try:
             return ParsedQuery("pattern", query, compile_pattern(query))
-        except regex.error:
+        except _COMPILE_ERRORS:
             pass
     return ParsedQuery("words", query)
