@@ -26,6 +26,11 @@ def test_a_heap_too_small_for_the_threads_is_explained() -> None:
         TantivyToolIndex(writer_heap_mb=20, writer_threads=2)
 
 
+def test_all_boosts_zero_is_refused() -> None:
+    with pytest.raises(ConfigError, match="nothing would be searched"):
+        TantivyToolIndex(name_boost=0, parameters_boost=0, description_boost=0)
+
+
 def test_the_options_model_is_what_load_index_validates() -> None:
     assert TantivyToolIndex.Options is TantivyOptions
     assert set(TantivyOptions.model_fields) >= {"path", "name_boost", "stemmer", "stop_words"}

@@ -81,6 +81,12 @@ class TantivyToolIndex(ToolIndexBase):
                 f"small for writer_threads = {opts.writer_threads}: tantivy needs at least "
                 f"15 MB per thread; raise writer_heap_mb to {15 * opts.writer_threads}"
             )
+        if not (opts.name_boost or opts.parameters_boost or opts.description_boost):
+            raise ConfigError(
+                "options of backend tantivy 'name_boost', 'parameters_boost' and "
+                "'description_boost' are all 0, so nothing would be searched; give at least "
+                "one a positive weight"
+            )
         self.default_max_results = opts.max_results  # type: ignore[misc]
         self._analyzer = build_analyzer(opts.stemmer, opts.stop_words)
         self._schema = build_schema()
