@@ -199,7 +199,11 @@ class Gateway:
         if self.progressive:
             available = self.hub.tools
             state = self._client(ctx)
-            tools += [available[n].to_mcp() for n in state.discovered if n in available]
+            # An upstream tool named like the gateway's own stays reachable via call_tool.
+            own = {SEARCH_TOOL, CALL_TOOL}
+            tools += [
+                available[n].to_mcp() for n in state.discovered if n in available and n not in own
+            ]
         return types.ListToolsResult(tools=tools)
 
     async def _call_tool(
