@@ -162,6 +162,21 @@ def test_disk_cache_serves_a_later_process(tmp_path: Path) -> None:
     np.testing.assert_allclose(cached, HashingEmbedder().embed(CATALOG))
 
 
+def test_persisted_queries_serve_a_later_process(tmp_path: Path) -> None:
+    EmbeddingCache(cache_dir=tmp_path, persist_queries=True).embed_query(HashingEmbedder(), "q")
+    reader = HashingEmbedder()
+    vector = EmbeddingCache(cache_dir=tmp_path, persist_queries=True).embed_query(reader, "q")
+    assert reader.texts_embedded == 0
+    np.testing.assert_allclose(vector, HashingEmbedder().embed(["q"])[0])
+
+
+def test_queries_are_not_persisted_by_default(tmp_path: Path) -> None:
+    EmbeddingCache(cache_dir=tmp_path).embed_query(HashingEmbedder(), "q")
+    reader = HashingEmbedder()
+    EmbeddingCache(cache_dir=tmp_path).embed_query(reader, "q")
+    assert reader.texts_embedded == 1
+
+
 def test_disk_cache_recomputes_vectors_of_another_size(tmp_path: Path) -> None:
     class Resized(HashingEmbedder):
         @property

@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 from toolscout.testing import ToolIndexConformance
-from toolscout_sentence_transformers import SentenceTransformerEmbedder
-
 from toolscout_lancedb import LanceDBToolIndex
+from toolscout_sentence_transformers import SentenceTransformerEmbedder
 
 #: Cosine similarity MiniLM gives related tool texts (unrelated text scores below ~0.2).
 MIN_SIMILARITY = 0.3

@@ -136,8 +136,9 @@ class EmbeddingCache:
     """Embeds each distinct (model_id, text) once, and keeps recent query vectors.
 
     Document vectors are kept up to `max_documents` entries (least recently used go
-    first), query vectors up to `max_queries`. With `cache_dir`, document vectors are
-    also written to disk and read back by later processes. Thread-safe: the model runs
+    first), query vectors up to `max_queries`. With `cache_dir`, document vectors (and
+    query vectors too, with `persist_queries`, for benchmarks that replay the same
+    queries) are also written to disk and read back by later processes. Thread-safe: the model runs
     outside the lock, so two threads embedding the same new text may both compute it
     (the result is the same).
     """
@@ -148,6 +149,7 @@ class EmbeddingCache:
         max_queries: int = 4096,
         cache_dir: str | Path | None = None,
         batch_size: int = 256,
+        persist_queries: bool = False,
     ) -> None:
         if max_documents < 0 or max_queries < 0:
             raise ValueError("cache sizes must be at least 0")
@@ -156,6 +158,7 @@ class EmbeddingCache:
         self.max_documents = max_documents
         self.max_queries = max_queries
         self.batch_size = batch_size
+        self.persist_queries = persist_queries
         self._documents: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._queries: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._lock = threading.Lock()
@@ -237,7 +240,10 @@ class EmbeddingCache:
             if cached is not None:
                 self._queries.move_to_end(key)
                 return cached  # type: ignore[no-any-return]
-        vector: Matrix = self._run(embedder, [text])[0]
+        if self.persist_queries and self._disk is not None:
+            vector: Matrix = self.embed_documents(embedder, [text])[0]
+        else:
+            vector = self._run(embedder, [text])[0]
         vector.setflags(write=False)  # shared between callers: nobody may change it
         with self._lock:
             self._remember(self._queries, key, vector)
