@@ -1,0 +1,11 @@
+"""toolscout-bench: `toolscout bench`, every installed backend measured side by side.
+
+Quality on the evaluation data sets, latency and index time from 100 to 50,000 tools,
+resident memory per tool count and per session count, token savings and abstention, with
+plain BM25 (bm25s) and Spring AI's regex searcher as reference points. `run` measures,
+`write_report` writes docs/benchmarks.md and its plots.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

@@ -1,0 +1,217 @@
+"""The two reference points every benchmark run measures beside the installed backends.
+
+- `Bm25Reference`: plain BM25 as `../shared/eval/README.md` computes its reference figures:
+  the `bm25s` package over name + description + parameter names, identifiers split, English
+  stop words dropped, Porter-stemmed (PyStemmer).
+- `SpringRegexReference`: Spring AI's regex tool searcher (`RegexToolSearcher` of the
+  spring-ai tool-search-tool project), re-implemented from its behaviour: the query is
+  lower-cased and tokenised, stop words and one-letter tokens are dropped, the tokens are
+  escaped into one case-insensitive alternation of at most 200 characters, and each tool
+  scores 2 per match in its name plus 1 per match in its description, plus a bonus for
+  how early the first match sits.
+
+Both are ordinary `ToolIndexBase` backends, so the benchmark drives them exactly like the
+installed ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
+from toolscout.text import split_identifier, split_words
+
+__all__ = [
+    "REFERENCES",
+    "SPRING_STOP_WORDS",
+    "Bm25Reference",
+    "SpringRegexReference",
+    "parameter_names",
+    "spring_pattern",
+]
+
+
+def parameter_names(schema: Mapping[str, Any] | None, depth: int = 0) -> Iterator[str]:
+    """The property names of a JSON Schema, nested objects and arrays included."""
+    if not isinstance(schema, Mapping) or depth > 4:
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        for name, prop in properties.items():
+            yield str(name)
+            yield from parameter_names(prop, depth + 1)
+    items = schema.get("items")
+    if isinstance(items, Mapping):
+        yield from parameter_names(items, depth + 1)
+    for combinator in ("anyOf", "oneOf", "allOf"):
+        options = schema.get(combinator)
+        if isinstance(options, (list, tuple)):
+            for option in options:
+                yield from parameter_names(option, depth + 1)
+
+
+def bm25_document(tool: ToolReference) -> str:
+    """The text the BM25 reference indexes: name, description and parameter names, split."""
+    params = " ".join(" ".join(split_identifier(p)) for p in parameter_names(tool.input_schema))
+    return f"{' '.join(split_identifier(tool.name))} {split_words(tool.description)} {params}"
+
+
+class Bm25Reference(ToolIndexBase):
+    """Plain BM25 (bm25s, Lucene scoring, k1=1.5, b=0.75), one bm25s index per session."""
+
+    name: ClassVar[str] = "bm25s"
+    capabilities: ClassVar[Capabilities] = Capabilities()
+
+    def __init__(self) -> None:
+        import Stemmer
+
+        self._stemmer = Stemmer.Stemmer("english")
+        self._tools: dict[str, dict[str, ToolReference]] = {}
+        self._built: dict[str, tuple[list[str], Any]] = {}
+
+    def _tokenize(self, texts: Sequence[str]) -> list[list[str]]:
+        import bm25s
+
+        tokens: list[list[str]] = bm25s.tokenize(
+            list(texts),
+            stopwords="en",
+            stemmer=self._stemmer,
+            return_ids=False,
+            show_progress=False,
+        )
+        return tokens
+
+    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+        import bm25s
+
+        held = self._tools.setdefault(session_id, {})
+        held.update((tool.name, tool) for tool in tools)
+        names = list(held)
+        retriever = bm25s.BM25()
+        retriever.index(
+            self._tokenize([bm25_document(held[name]) for name in names]), show_progress=False
+        )
+        self._built[session_id] = (names, retriever)
+
+    def _search(
+        self,
+        session_id: str,
+        query: str,
+        limit: int,
+        metadata_filter: Mapping[str, Any] | None,
+    ) -> tuple[list[ToolHit], int]:
+        import numpy as np
+
+        built = self._built.get(session_id)
+        words = self._tokenize([split_words(query)])[0]
+        if built is None or not words:
+            return [], 0
+        names, retriever = built
+        scores = np.asarray(retriever.get_scores(words), dtype=np.float64)
+        matching = np.flatnonzero(scores > 0.0)
+        # Best first; equal scores keep indexing order, so runs are repeatable.
+        order = matching[np.argsort(-scores[matching], kind="stable")][:limit]
+        tools = self._tools[session_id]
+        hits = [
+            ToolHit(names[i], float(scores[i]), tools[names[i]].summary) for i in order.tolist()
+        ]
+        return hits, int(matching.size)
+
+    def _clear(self, session_id: str) -> None:
+        self._tools.pop(session_id, None)
+        self._built.pop(session_id, None)
+
+
+#: The stop words Spring AI's regex searcher drops from a query.
+SPRING_STOP_WORDS = frozenset(
+    """a an the is are was were be been being have has had do does did will would could should
+    may might must shall can need dare ought used to of in for on with at by from as into
+    through during before after above below between and or but if because until while
+    although this that these those what which who whom whose i me my we our you your he him
+    his she her it its they them their all any both each every some no not only just also
+    very too so""".split()
+)
+
+#: Spring AI's limit on the generated pattern (that of Claude's tool_search_tool_regex).
+SPRING_MAX_PATTERN = 200
+
+# Java's `\s` and case-insensitive matching are ASCII-only by default; re.ASCII keeps that.
+_SPRING_DELIMITERS = re.compile(r"[\s,;:.!?()\[\]{}\"']+", re.ASCII)
+
+
+def spring_pattern(query: str) -> str:
+    """The regular expression Spring AI's searcher builds from a natural-language query."""
+    tokens = [t.strip() for t in _SPRING_DELIMITERS.split(query.lower()) if t.strip()]
+    kept = [t for t in tokens if len(t) >= 2 and t not in SPRING_STOP_WORDS]
+    # With every token filtered out, the searcher falls back to all of them.
+    chosen = list(dict.fromkeys(re.escape(t) for t in (kept or tokens)))
+    if not chosen:
+        return ".*"
+    pattern = "(" + "|".join(chosen) + ")"
+    while len("(?i)" + pattern) > SPRING_MAX_PATTERN and len(chosen) > 1:
+        chosen.pop()
+        pattern = "(" + "|".join(chosen) + ")"
+    return pattern
+
+
+def _position_bonus(position: int) -> float:
+    return 1.0 / (1.0 + position * 0.1)
+
+
+def spring_score(pattern: re.Pattern[str], name: str, description: str) -> float:
+    """2 per name match + an early-match bonus, plus 1 per description match + half a bonus."""
+    score = 0.0
+    name_hits = [m.start() for m in pattern.finditer(name)]
+    if name_hits:
+        score += 2.0 * len(name_hits) + _position_bonus(min(name_hits))
+    description_hits = [m.start() for m in pattern.finditer(description)]
+    if description_hits:
+        score += 1.0 * len(description_hits) + 0.5 * _position_bonus(min(description_hits))
+    return score
+
+
+class SpringRegexReference(ToolIndexBase):
+    """Spring AI's RegexToolSearcher: alternation of query words over name and description."""
+
+    name: ClassVar[str] = "spring-regex"
+    capabilities: ClassVar[Capabilities] = Capabilities()
+
+    def __init__(self) -> None:
+        self._tools: dict[str, dict[str, ToolReference]] = {}
+
+    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+        held = self._tools.setdefault(session_id, {})
+        held.update((tool.name, tool) for tool in tools)
+
+    def _search(
+        self,
+        session_id: str,
+        query: str,
+        limit: int,
+        metadata_filter: Mapping[str, Any] | None,
+    ) -> tuple[list[ToolHit], int]:
+        tools = self._tools.get(session_id)
+        if not tools:
+            return [], 0
+        pattern = re.compile(spring_pattern(query), re.IGNORECASE | re.ASCII)
+        scored = [
+            (score, tool)
+            for tool in tools.values()
+            if (score := spring_score(pattern, tool.name, tool.description)) > 0.0
+        ]
+        # A stable sort, as Java's List.sort: ties keep indexing order.
+        scored.sort(key=lambda pair: -pair[0])
+        hits = [ToolHit(tool.name, score, tool.summary) for score, tool in scored[:limit]]
+        return hits, len(scored)
+
+    def _clear(self, session_id: str) -> None:
+        self._tools.pop(session_id, None)
+
+
+#: The references by the name the report shows them under.
+REFERENCES: dict[str, type[ToolIndexBase]] = {
+    Bm25Reference.name: Bm25Reference,
+    SpringRegexReference.name: SpringRegexReference,
+}
