@@ -16,12 +16,18 @@ nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_external_run = True
 
-PYTHON = os.environ.get("TOOLSCOUT_NOX_PYTHON", "3.11")
+PYTHON = os.environ.get("NOX_TOOLSCOUT_PYTHON", "3.11")
+
+
+# Members still in progress: not yet part of the default run (see their issues).
+# lancedb and sentence-transformers need the CPU torch wheel wired into the uv install.
+IN_PROGRESS = {"backends/lancedb", "contrib/sentence-transformers", "contrib/bench"}
 
 
 def members(kind: str) -> list[str]:
-    """Distribution folders under backends/ or contrib/ that have a pyproject.toml."""
-    return sorted(str(p.parent.relative_to(ROOT)) for p in (ROOT / kind).glob("*/pyproject.toml"))
+    """Finished distribution folders under backends/ or contrib/ with a pyproject.toml."""
+    found = (str(p.parent.relative_to(ROOT)) for p in (ROOT / kind).glob("*/pyproject.toml"))
+    return sorted(m for m in found if m not in IN_PROGRESS)
 
 
 def install(session: nox.Session, *specs: str) -> None:
@@ -65,7 +71,7 @@ def integration(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON, tags=["checks"])
 def lint(session: nox.Session) -> None:
-    session.install("ruff")
+    session.install("ruff==0.17.6")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
 

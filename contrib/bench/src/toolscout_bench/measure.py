@@ -246,6 +246,10 @@ def abstention(
         "abstain_default": 1.0 - none_default,
         "abstain": 1.0 - _answer_rate(unanswered),
         "answered": _answer_rate(kept),
-        "hit@5_default": statistics.fmean(hit_at_k(r, q.relevant, 5) for r, q in zip(base, split.answerable, strict=True)),
-        "hit@5": statistics.fmean(hit_at_k(r, q.relevant, 5) for r, q in zip(kept, split.answerable, strict=True)),
+        "hit@5_default": statistics.fmean(
+            hit_at_k(r, q.relevant, 5) for r, q in zip(base, split.answerable, strict=True)
+        ),
+        "hit@5": statistics.fmean(
+            hit_at_k(r, q.relevant, 5) for r, q in zip(kept, split.answerable, strict=True)
+        ),
     }

@@ -57,9 +57,7 @@ def _line_plot(
 def _quality_plot(path: Path, quality: Sequence[dict[str, Any]]) -> None:
     plt = _pyplot()
     metrics = ("hit@5", "recall@5", "ndcg@10", "mrr@10")
-    figure, axes = plt.subplots(
-        1, len(quality), figsize=(6.0 * len(quality), 4.2), squeeze=False
-    )
+    figure, axes = plt.subplots(1, len(quality), figsize=(6.0 * len(quality), 4.2), squeeze=False)
     for axis, block in zip(axes[0], quality, strict=True):
         rows = block["results"]
         width = 0.8 / max(1, len(rows))
@@ -68,7 +66,9 @@ def _quality_plot(path: Path, quality: Sequence[dict[str, Any]]) -> None:
             axis.bar(positions, [row[m] for m in metrics], width, label=row["backend"])
         axis.set_xticks([m + 0.4 - width / 2 for m in range(len(metrics))], metrics)
         axis.set_ylim(0, 1)
-        axis.set_title(f"{block['dataset']} ({block['tools']:,} tools, {block['queries']:,} queries)")
+        axis.set_title(
+            f"{block['dataset']} ({block['tools']:,} tools, {block['queries']:,} queries)"
+        )
         axis.grid(True, axis="y", alpha=0.3)
     axes[0][0].legend(fontsize="small", loc="lower left")
     figure.suptitle("Retrieval quality per backend")

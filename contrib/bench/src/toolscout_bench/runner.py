@@ -143,7 +143,9 @@ def machine() -> dict[str, Any]:
     }
 
 
-def _fail(skips: list[Skip], progress: Progress, name: str, stage: str, error: BaseException) -> None:
+def _fail(
+    skips: list[Skip], progress: Progress, name: str, stage: str, error: BaseException
+) -> None:
     reason = f"{type(error).__name__}: {' '.join(str(error).split())[:300]}"
     skips.append(Skip(name, stage, reason))
     progress(f"  skipped {name} in {stage}: {reason}")
@@ -293,7 +295,9 @@ def _abstention_section(
             except Exception as error:
                 _fail(skips, progress, contender.name, f"abstention {dataset.name}", error)
                 continue
-            results["abstention"].append({"dataset": dataset.name, "backend": contender.name, **row})
+            results["abstention"].append(
+                {"dataset": dataset.name, "backend": contender.name, **row}
+            )
 
 
 def run(
@@ -376,4 +380,3 @@ def run(
 def with_overrides(plan: Plan, **changes: Any) -> Plan:
     """`plan` with the given fields replaced (None values are ignored)."""
     return replace(plan, **{k: v for k, v in changes.items() if v is not None})
-
