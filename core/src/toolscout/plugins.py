@@ -48,6 +48,7 @@ FIRST_PARTY: dict[str, str] = {
     "lancedb": "toolscout-lancedb",
     "sentence-transformers": "toolscout-sentence-transformers",
     "openai": "toolscout-openai",
+    "mcp": "toolscout-mcp",
 }
 
 

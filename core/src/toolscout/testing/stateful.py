@@ -16,7 +16,13 @@ from typing import Any, ClassVar
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from toolscout.index import ToolIndex
 from toolscout.testing.fixtures import ConformanceFixtures
@@ -65,6 +71,16 @@ class ToolIndexStateMachine(RuleBasedStateMachine):
             f"searching the exact name {name!r} did not find it among {len(held)} results "
             f"{names}; session holds {sorted(held)}"
         )
+
+    @initialize(batches=st.tuples(*(st.lists(tools, min_size=1, max_size=4) for _ in _SESSIONS)))
+    def fill_sessions(self, batches: tuple[list[ToolReference], ...]) -> None:
+        # Every run starts with tools in every session, so short runs still exercise
+        # clearing, re-indexing and isolation rather than searching empty sessions.
+        for session, batch in zip(_SESSIONS, batches, strict=True):
+            self.index.index_tools(self.sid(session), batch)
+            for tool in batch:
+                self.model[session][tool.name] = tool
+                self.seen.add(tool.name)
 
     @rule(session=st.sampled_from(_SESSIONS), tool=tools)
     def index_tool(self, session: str, tool: ToolReference) -> None:
