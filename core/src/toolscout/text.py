@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from toolscout.types import ToolReference
 
-__all__ = ["ToolText", "split_identifier", "split_words", "summarize", "tool_text", "words"]
+__all__ = [
+    "ToolText",
+    "schema_properties",
+    "split_identifier",
+    "split_words",
+    "summarize",
+    "tool_text",
+    "words",
+]
 
 _SEPARATORS = re.compile(r"[\s_.\-/:]+")
 # lower→Upper ("getWeather"), UPPER→Upper+lower ("HTTPServer"), letter↔digit ("v2api").
@@ -75,26 +83,34 @@ class ToolText:
         return f"{self.name} {self.parameters} {self.description}"
 
 
-def _schema_parameters(schema: Mapping[str, Any] | None, depth: int = 0) -> Iterator[str]:
+def schema_properties(
+    schema: Mapping[str, Any] | None, depth: int = 0
+) -> Iterator[tuple[str, Mapping[str, Any] | None]]:
+    """Every (name, property schema) of a JSON Schema, depth first: nested objects, array
+    items and anyOf/oneOf/allOf included, at most five levels deep."""
     if not isinstance(schema, Mapping) or depth > 4:
         return
     properties = schema.get("properties")
     if isinstance(properties, Mapping):
         for name, prop in properties.items():
-            yield " ".join(split_identifier(str(name)))
-            if isinstance(prop, Mapping):
-                description = prop.get("description")
-                if isinstance(description, str) and description:
-                    yield split_words(description)
-                yield from _schema_parameters(prop, depth + 1)
+            yield str(name), prop if isinstance(prop, Mapping) else None
+            yield from schema_properties(prop, depth + 1)
     items = schema.get("items")
     if isinstance(items, Mapping):
-        yield from _schema_parameters(items, depth + 1)
+        yield from schema_properties(items, depth + 1)
     for combinator in ("anyOf", "oneOf", "allOf"):
         options = schema.get(combinator)
         if isinstance(options, (list, tuple)):
             for option in options:
-                yield from _schema_parameters(option, depth + 1)
+                yield from schema_properties(option, depth + 1)
+
+
+def _schema_parameters(schema: Mapping[str, Any] | None) -> Iterator[str]:
+    for name, prop in schema_properties(schema):
+        yield " ".join(split_identifier(name))
+        description = prop.get("description") if prop is not None else None
+        if isinstance(description, str) and description:
+            yield split_words(description)
 
 
 def tool_text(ref: ToolReference) -> ToolText:

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
-from toolscout.text import split_identifier, split_words
+from toolscout.text import schema_properties, split_identifier, split_words
 
 __all__ = [
     "REFERENCES",
@@ -33,23 +33,9 @@ __all__ = [
 ]
 
 
-def parameter_names(schema: Mapping[str, Any] | None, depth: int = 0) -> Iterator[str]:
+def parameter_names(schema: Mapping[str, Any] | None) -> Iterator[str]:
     """The property names of a JSON Schema, nested objects and arrays included."""
-    if not isinstance(schema, Mapping) or depth > 4:
-        return
-    properties = schema.get("properties")
-    if isinstance(properties, Mapping):
-        for name, prop in properties.items():
-            yield str(name)
-            yield from parameter_names(prop, depth + 1)
-    items = schema.get("items")
-    if isinstance(items, Mapping):
-        yield from parameter_names(items, depth + 1)
-    for combinator in ("anyOf", "oneOf", "allOf"):
-        options = schema.get(combinator)
-        if isinstance(options, (list, tuple)):
-            for option in options:
-                yield from parameter_names(option, depth + 1)
+    return (name for name, _prop in schema_properties(schema))
 
 
 def bm25_document(tool: ToolReference) -> str:
