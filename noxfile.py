@@ -18,10 +18,14 @@ nox.options.error_on_external_run = True
 
 PYTHON = os.environ.get("NOX_TOOLSCOUT_PYTHON", "3.11")
 
+# sentence-transformers pins torch==2.13.0; its CPU build comes from a local wheel folder
+# (pip's PIP_FIND_LINKS) or the PyTorch CPU index. uv ignores pip's settings, so hand the
+# folder over: without it uv would resolve PyPI's multi-GB CUDA build.
+if os.environ.get("PIP_FIND_LINKS") and not os.environ.get("UV_FIND_LINKS"):
+    os.environ["UV_FIND_LINKS"] = os.environ["PIP_FIND_LINKS"]
 
 # Members still in progress: not yet part of the default run (see their issues).
-# lancedb and sentence-transformers need the CPU torch wheel wired into the uv install.
-IN_PROGRESS = {"backends/lancedb", "contrib/sentence-transformers", "contrib/bench"}
+IN_PROGRESS = {"contrib/bench"}
 
 
 def members(kind: str) -> list[str]:
