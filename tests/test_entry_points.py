@@ -34,6 +34,7 @@ FIRST_PARTY_KINDS = {
         "tantivy": "backend",
         "lancedb": "backend",
         "sentence-transformers": "embedder",
+        "openai": "embedder",
     }.items()
     if name in PLUGIN_MODULES
 }

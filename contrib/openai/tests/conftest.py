@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import embeddings_wire
 import pytest
+from embeddings_wire import EmbeddingServer
 from openai_wire import WireServer, serve
 
 
 @pytest.fixture
 def server() -> Iterator[WireServer]:
     yield from serve()
+
+
+@pytest.fixture
+def embeddings() -> Iterator[EmbeddingServer]:
+    """A local embeddings endpoint (POST /v1/embeddings) with deterministic vectors."""
+    yield from embeddings_wire.serve()
