@@ -9,3 +9,7 @@ plain BM25 (bm25s) and Spring AI's regex searcher as reference points. `run` mea
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+#: The sections of a run, in the order they run. Abstention comes right after quality, so
+#: an embedding backend reuses the vectors of the same tools and queries.
+SECTIONS = ("quality", "abstention", "scale", "memory")

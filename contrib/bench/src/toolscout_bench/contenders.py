@@ -6,6 +6,7 @@ carry on.
 
 from __future__ import annotations
 
+import difflib
 import importlib.metadata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from toolscout.index import ToolIndex
 
 from toolscout_bench.references import REFERENCES
 
-__all__ = ["Contender", "Skip", "discover", "threshold_field"]
+__all__ = ["Contender", "Skip", "check_names", "discover", "threshold_field", "validate_options"]
 
 Kind = Literal["backend", "reference"]
 
@@ -48,14 +49,19 @@ class Contender:
         return f"{self.name} (reference)" if self.kind == "reference" else self.name
 
     def build(self, **overrides: Any) -> ToolIndex:
-        """A fresh, empty index of this backend with its options (plus `overrides`)."""
+        """A fresh, empty index of this backend with its options (plus `overrides`).
+
+        Configuration files and `TOOLSCOUT_*` variables are not read: a run measures each
+        backend's defaults plus the options given on the command line, so it is repeatable.
+        """
         options = {**self.options, **overrides}
         if self.kind == "reference":
             index: ToolIndex = REFERENCES[self.name](**options)
             return index
-        from toolscout.loading import load_index
+        from toolscout.loading import build
+        from toolscout.plugins import registry
 
-        built: ToolIndex = load_index(self.name, **options)
+        built: ToolIndex = build(registry.backend(self.name), options)
         return built
 
     def to_dict(self) -> dict[str, Any]:
@@ -86,35 +92,79 @@ def threshold_field(cls: type[Any]) -> str | None:
     return next((name for name in fields if name.startswith("min_")), None)
 
 
+def check_names(names: Sequence[str]) -> None:
+    """Raise `UnknownBackendError` (one line) for names that are neither an installed backend,
+    a plugin that failed to load, nor a reference."""
+    from toolscout.errors import UnknownBackendError
+    from toolscout.plugins import FIRST_PARTY, registry
+
+    installed = registry.backends()
+    failed = registry.failures
+    unknown = [n for n in names if n not in installed and n not in failed and n not in REFERENCES]
+    if not unknown:
+        return
+    parts = [
+        f"unknown backend{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}",
+        f"installed backends: {', '.join(sorted(installed)) or 'none'}",
+        f"the references {' and '.join(REFERENCES)} always run",
+    ]
+    for name in unknown:
+        if name in FIRST_PARTY:
+            parts.append(f"install {name} with: pip install {FIRST_PARTY[name]}")
+        else:
+            close = difflib.get_close_matches(name, [*installed, *REFERENCES], n=1)
+            if close:
+                parts.append(f"did you mean {close[0]!r}?")
+    raise UnknownBackendError("; ".join(parts))
+
+
+def validate_options(name: str, options: Mapping[str, Any]) -> None:
+    """Raise `ConfigError` when `options` do not fit backend `name`'s `Options` model."""
+    from pydantic import ValidationError
+    from toolscout.config import format_validation_error
+    from toolscout.errors import ConfigError
+    from toolscout.plugins import registry
+
+    model = getattr(registry.backend(name).cls, "Options", None)
+    if model is None or not hasattr(model, "model_validate"):
+        return
+    try:
+        model.model_validate(dict(options))
+    except ValidationError as error:
+        raise ConfigError(
+            format_validation_error(error, f"option of backend {name}", model)
+        ) from None
+
+
 def discover(
     only: Sequence[str] | None,
     options: Mapping[str, Mapping[str, Any]],
 ) -> tuple[list[Contender], list[Skip]]:
     """The installed backends (or the `only` ones) and the references, with what was skipped.
 
-    `options` maps a backend name to the options to build it with.
+    `options` maps a backend name to the options to build it with. A plugin that failed to
+    load is skipped with its error; a name that is not installed at all raises
+    `UnknownBackendError` (see `check_names`).
     """
     from toolscout.plugins import registry
 
-    skips: list[Skip] = []
     installed = registry.backends()
-    for failure in registry.failures.values():
-        skips.append(
-            Skip(
-                failure.plugin,
-                "load",
-                f"plugin from {failure.distribution} failed to load: "
-                f"{type(failure.error).__name__}: {failure.error}",
-            )
+    wanted = list(dict.fromkeys(only)) if only else sorted(installed)
+    check_names(wanted)
+    skips = [
+        Skip(
+            failure.plugin,
+            "load",
+            f"plugin from {failure.distribution} failed to load: "
+            f"{type(failure.error).__name__}: {failure.error}",
         )
+        for failure in registry.failures.values()
+        if not only or failure.plugin in wanted
+    ]
     contenders: list[Contender] = []
-    wanted = list(only) if only else sorted(installed)
     for name in wanted:
-        if name in REFERENCES:
-            continue
         entry = installed.get(name)
-        if entry is None:
-            skips.append(Skip(name, "load", "not installed (toolscout backends lists them)"))
+        if entry is None:  # a reference, or a plugin that failed to load (skipped above)
             continue
         capabilities = getattr(entry.cls, "capabilities", None)
         contenders.append(

@@ -107,21 +107,29 @@ def quick_subset(dataset: Dataset, queries: int, tools: int) -> Dataset:
 
 
 def joined_catalog(datasets: Sequence[Dataset]) -> list[ToolReference]:
-    """Every data set's tools in one catalog; a name already taken gets the set's name added."""
-    seen: set[str] = set()
+    """Every data set's tools in one catalog, each name once.
+
+    A name already taken gets its data set's name appended (`search_bfcl`), then a
+    number if that is taken too (`search_bfcl_2`).
+    """
+    taken: set[str] = set()
     joined: list[ToolReference] = []
     for dataset in datasets:
         for tool in dataset.tools:
             name = tool.name
-            if name in seen:
-                name = f"{tool.name}_{dataset.name}"
-            seen.add(name)
-            joined.append(
-                tool
-                if name == tool.name
-                else ToolReference(name, tool.description, tool.input_schema, tool.metadata)
-            )
+            if name in taken:
+                name = candidate = f"{tool.name}_{dataset.name}"
+                number = 2
+                while name in taken:
+                    name = f"{candidate}_{number}"
+                    number += 1
+            taken.add(name)
+            joined.append(tool if name == tool.name else _renamed(tool, name))
     return joined
+
+
+def _renamed(tool: ToolReference, name: str) -> ToolReference:
+    return ToolReference(name, tool.description, tool.input_schema, tool.metadata)
 
 
 def sized_catalog(base: Sequence[ToolReference], size: int) -> list[ToolReference]:
@@ -145,7 +153,7 @@ def sized_catalog(base: Sequence[ToolReference], size: int) -> list[ToolReferenc
             if name in taken:
                 continue
             taken.add(name)
-            tools.append(ToolReference(name, tool.description, tool.input_schema, tool.metadata))
+            tools.append(_renamed(tool, name))
         copy += 1
     return tools
 

@@ -7,12 +7,13 @@ functions as `toolscout eval`), so a figure here matches the CLI's on the same d
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolscout import ToolReference, ToolSearchRequest
+from toolscout import ToolReference, ToolSearchRequest, ToolSearchResponse
 from toolscout.evaluation import (
     EVAL_MAX_RESULTS,
     EVAL_SESSION,
@@ -30,9 +31,11 @@ from toolscout_bench.contenders import Contender, threshold_field
 from toolscout_bench.data import AbstentionSplit
 
 __all__ = [
+    "KEEP_HITS",
     "Ranked",
     "abstention",
     "close",
+    "cold_start",
     "latency_at_size",
     "quality",
     "token_report",
@@ -44,10 +47,19 @@ TOKENS_TOP_K = 5
 #: Results asked per query when timing search at scale (the advisor's default).
 LATENCY_MAX_RESULTS = 5
 
-#: Share of answerable queries a calibrated minimum score must still answer.
-ANSWER_RATE = 0.95
+#: Share of its default hits@5 on answerable queries a calibrated minimum score must keep.
+KEEP_HITS = 0.95
 
 Tick = Callable[[int], None]
+
+
+def cold_start() -> None:
+    """Forget the vectors embedding backends cached in this process (core's shared cache),
+    so an index time includes embedding the tools and a search includes embedding the query,
+    whichever section ran before."""
+    embedders = sys.modules.get("toolscout.embedders")
+    if embedders is not None:
+        embedders.shared_cache().clear()
 
 
 def close(index: ToolIndex) -> None:
@@ -93,6 +105,7 @@ def quality(
     The loop of `toolscout.evaluation.evaluate`, keeping the rankings for token savings.
     """
     index.clear_index(EVAL_SESSION)
+    cold_start()
     start = time.perf_counter()
     index.index_tools(EVAL_SESSION, list(tools))
     index_s = time.perf_counter() - start
@@ -141,6 +154,7 @@ def latency_at_size(
     for _ in range(max(1, repeat)):
         index = contender.build()
         try:
+            cold_start()
             start = time.perf_counter()
             index.index_tools(EVAL_SESSION, list(tools))
             index_times.append(time.perf_counter() - start)
@@ -161,25 +175,19 @@ def latency_at_size(
     }
 
 
-def _answers(
-    contender: Contender,
-    field: str,
-    threshold: float | None,
-    split: AbstentionSplit,
-    queries: Sequence[EvalQuery],
-) -> list[list[str]]:
-    overrides = {} if threshold is None else {field: threshold}
-    index = contender.build(**overrides)
-    try:
-        index.index_tools(EVAL_SESSION, split.tools)
-        rankings, _latencies = _run_queries(index, queries, EVAL_MAX_RESULTS, None)
-    finally:
-        close(index)
-    return rankings
+def _search_all(index: ToolIndex, queries: Sequence[EvalQuery]) -> list[ToolSearchResponse]:
+    return [
+        index.search(ToolSearchRequest(EVAL_SESSION, query.query, EVAL_MAX_RESULTS))
+        for query in queries
+    ]
 
 
-def _answer_rate(rankings: Sequence[Sequence[str]]) -> float:
-    return sum(1 for r in rankings if r) / len(rankings) if rankings else 0.0
+def _hits(responses: Sequence[ToolSearchResponse], queries: Sequence[EvalQuery]) -> float:
+    return sum(hit_at_k(r.names, q.relevant, 5) for r, q in zip(responses, queries, strict=True))
+
+
+def _answered(responses: Sequence[ToolSearchResponse]) -> float:
+    return sum(1 for r in responses if len(r)) / len(responses) if responses else 0.0
 
 
 def _bounds(cls: type[Any], field: str) -> tuple[float | None, float | None, Any]:
@@ -199,57 +207,70 @@ def abstention(
 ) -> dict[str, Any]:
     """How often a min-score backend returns nothing for queries it has no tool for.
 
-    The threshold is calibrated per backend, so backends with different score scales
-    compare: the largest value (found by bisection over `steps` index builds) at which the
-    backend still answers `ANSWER_RATE` of the answerable queries. Reported: the share of
-    unanswerable queries answered with nothing, at the default and at the calibrated value.
+    Score scales differ between backends, so each threshold is calibrated on the queries
+    that do have their tools: the largest value (bisection, `steps` index builds) that keeps
+    at least `KEEP_HITS` of the hits@5 the backend scores on them with its default. Reported:
+    the share of unanswerable queries answered with nothing, at the default and at the
+    calibrated threshold, and what the threshold costs on the answerable ones.
     """
     from toolscout.plugins import registry
 
+    if not split.answerable or not split.unanswerable:
+        raise ValueError(
+            f"abstention needs answerable and unanswerable queries, got "
+            f"{len(split.answerable)} and {len(split.unanswerable)}"
+        )
     cls = registry.backend(contender.name).cls
     field = threshold_field(cls)
     if field is None:
         raise ValueError(f"backend {contender.name!r} has no min_* option to calibrate")
     low, high, default = _bounds(cls, field)
-    base = _answers(contender, field, None, split, split.answerable)
-    none_default = _answer_rate(_answers(contender, field, None, split, split.unanswerable))
-    lo = float(default) if isinstance(default, (int, float)) else (low if low is not None else 0.0)
-    if high is None:
-        # No upper bound on the scale: no threshold above the best score answers anything,
-        # and backends report the score their threshold compares.
-        tops: list[float] = []
-        index = contender.build()
+
+    def run(threshold: float | None, unanswerable: bool) -> tuple[list[Any], list[Any]]:
+        index = contender.build(**({} if threshold is None else {field: threshold}))
         try:
             index.index_tools(EVAL_SESSION, split.tools)
-            for query in split.answerable:
-                response = index.search(ToolSearchRequest(EVAL_SESSION, query.query, 1))
-                tops.extend(hit.score for hit in response)
+            kept = _search_all(index, split.answerable)
+            gone = _search_all(index, split.unanswerable) if unanswerable else []
         finally:
             close(index)
+        return kept, gone
+
+    kept_default, gone_default = run(None, True)
+    target = KEEP_HITS * _hits(kept_default, split.answerable)
+    numeric = isinstance(default, (int, float)) and not isinstance(default, bool)
+    # The default is the lowest threshold (None keeps everything, like the lower bound).
+    best = float(default) if numeric else (float(low) if low is not None else 0.0)
+    if high is None:
+        # No upper bound on the scale: above the best top score nothing is answered, and a
+        # backend's threshold compares the score it reports.
+        tops = [r.references[0].score for r in kept_default if len(r)]
         high = max(tops, default=1.0) * 1.01
-    best = lo
-    hi = float(high)
+    top = float(high)
+    chosen: tuple[float | None, list[Any], list[Any]] = (None, kept_default, gone_default)
     for _ in range(steps):
-        middle = (best + hi) / 2.0
-        rate = _answer_rate(_answers(contender, field, middle, split, split.answerable))
-        if rate >= ANSWER_RATE:
+        middle = (best + top) / 2.0
+        kept, _gone = run(middle, False)
+        if _hits(kept, split.answerable) >= target:
             best = middle
+            chosen = (middle, kept, [])
         else:
-            hi = middle
-    kept = _answers(contender, field, best, split, split.answerable)
-    unanswered = _answers(contender, field, best, split, split.unanswerable)
+            top = middle
+    threshold, kept, gone = chosen
+    if threshold is not None:
+        # Only the accepted threshold's unanswerable searches are needed: run them once.
+        kept, gone = run(threshold, True)
     return {
         "option": field,
-        "threshold": best,
+        "default": default,
+        # None: no threshold above the default kept enough hits.
+        "threshold": threshold,
         "answerable": len(split.answerable),
         "unanswerable": len(split.unanswerable),
-        "abstain_default": 1.0 - none_default,
-        "abstain": 1.0 - _answer_rate(unanswered),
-        "answered": _answer_rate(kept),
-        "hit@5_default": statistics.fmean(
-            hit_at_k(r, q.relevant, 5) for r, q in zip(base, split.answerable, strict=True)
-        ),
-        "hit@5": statistics.fmean(
-            hit_at_k(r, q.relevant, 5) for r, q in zip(kept, split.answerable, strict=True)
-        ),
+        "abstain_default": 1.0 - _answered(gone_default),
+        "abstain": 1.0 - _answered(gone),
+        "answered_default": _answered(kept_default),
+        "answered": _answered(kept),
+        "hit@5_default": _hits(kept_default, split.answerable) / len(split.answerable),
+        "hit@5": _hits(kept, split.answerable) / len(split.answerable),
     }

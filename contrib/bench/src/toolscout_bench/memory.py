@@ -27,7 +27,7 @@ _MB = 1024.0 * 1024.0
 
 def rss_mb(pid: int | None = None) -> float:
     """Resident memory of a process (default: this one) in MB."""
-    import psutil
+    import psutil  # type: ignore[import-untyped,unused-ignore]
 
     return float(psutil.Process(pid).memory_info().rss) / _MB
 
@@ -80,7 +80,7 @@ def measure_point(
     Returns the child's figures, or `{"error": ...}` when it failed, ran out of time or
     grew past `ceiling_mb`.
     """
-    import psutil
+    import psutil  # type: ignore[import-untyped,unused-ignore]
 
     with tempfile.TemporaryDirectory(prefix="toolscout-bench-") as folder:
         catalog = Path(folder) / "tools.jsonl"

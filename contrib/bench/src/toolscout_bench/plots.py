@@ -1,12 +1,22 @@
-"""PNG plots of a run, drawn with matplotlib's Agg backend (no display, no fonts fetched)."""
+"""PNG plots of a run, drawn with matplotlib's Agg backend (no display, no fonts fetched).
+
+Every plot gives each contender the same colour, in the order the run listed them, and
+carries one legend under its panels.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["write_plots"]
+__all__ = ["PLOT_FILES", "write_plots"]
+
+#: Every file `write_plots` may write.
+PLOT_FILES = ("quality.png", "latency.png", "index_time.png", "memory.png")
+
+_METRICS = ("hit@5", "recall@5", "ndcg@10", "mrr@10")
 
 
 def _pyplot() -> Any:
@@ -18,63 +28,117 @@ def _pyplot() -> Any:
     return plt
 
 
+def _name(row: dict[str, Any]) -> str:
+    name = str(row["backend"])
+    return f"{name} (reference)" if row.get("kind") == "reference" else name
+
+
+class _Figure:
+    """Panels side by side, colours fixed per contender, one legend at the bottom."""
+
+    def __init__(self, results: dict[str, Any], panels: int, width: float = 5.5) -> None:
+        self.plt = _pyplot()
+        self.figure, axes = self.plt.subplots(
+            1, panels, figsize=(width * panels, 4.6), squeeze=False
+        )
+        self.axes: list[Any] = list(axes[0])
+        palette = self.plt.get_cmap("tab10").colors
+        names = [_name({"backend": c["name"], "kind": c["kind"]}) for c in results["contenders"]]
+        self.colours = {name: palette[i % len(palette)] for i, name in enumerate(names)}
+        self.order = {name: i for i, name in enumerate(names)}
+
+    def colour(self, name: str) -> Any:
+        return self.colours.get(name)
+
+    def save(self, path: Path, title: str) -> None:
+        handles: dict[str, Any] = {}
+        for axis in self.axes:
+            for handle, label in zip(*axis.get_legend_handles_labels(), strict=True):
+                handles.setdefault(label, handle)
+        labels = sorted(handles, key=lambda n: self.order.get(n, len(self.order)))
+        if labels:
+            self.figure.legend(
+                [handles[n] for n in labels],
+                labels,
+                loc="lower center",
+                ncol=min(len(labels), 6),
+                fontsize="small",
+                frameon=False,
+            )
+        self.figure.suptitle(title)
+        self.figure.tight_layout(rect=(0, 0.07 if labels else 0, 1, 1))
+        self.figure.savefig(path, dpi=100)
+        self.plt.close(self.figure)
+
+
+def _log_axes(axis: Any) -> None:
+    """Log scales labelled with plain numbers (1, 2, 5 of each decade)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator
+
+    def plain(value: float, _position: int) -> str:
+        return f"{value:,.10g}" if value >= 1 else f"{value:.3g}"
+
+    def leading(value: float, position: int) -> str:
+        if value <= 0:
+            return ""
+        first = round(value / 10 ** math.floor(math.log10(value)), 6)
+        return plain(value, position) if first in (2.0, 5.0) else ""
+
+    for scale_axis in (axis.xaxis, axis.yaxis):
+        scale_axis.set_major_formatter(FuncFormatter(plain))
+        scale_axis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
+        scale_axis.set_minor_formatter(FuncFormatter(leading))
+
+
 def _series(
     rows: Sequence[dict[str, Any]], x: str, y: str
 ) -> dict[str, tuple[list[float], list[float]]]:
     series: dict[str, tuple[list[float], list[float]]] = {}
     for row in rows:
-        xs, ys = series.setdefault(str(row["backend"]), ([], []))
+        xs, ys = series.setdefault(_name(row), ([], []))
         xs.append(float(row[x]))
-        ys.append(float(row[y]))
+        ys.append(max(float(row[y]), 1e-6))  # a log axis has no zero
     return series
 
 
-def _line_plot(
-    path: Path,
+def _lines(
+    plot: _Figure,
+    axis: Any,
     rows: Sequence[dict[str, Any]],
     x: str,
-    ys: Sequence[tuple[str, str]],
+    y: str,
     xlabel: str,
-    title: str,
+    ylabel: str,
 ) -> None:
-    plt = _pyplot()
-    figure, axes = plt.subplots(1, len(ys), figsize=(5.5 * len(ys), 4.2), squeeze=False)
-    for axis, (y, ylabel) in zip(axes[0], ys, strict=True):
-        for name, (xv, yv) in sorted(_series(rows, x, y).items()):
-            axis.plot(xv, yv, marker="o", label=name)
-        axis.set_xscale("log")
-        axis.set_yscale("log")
-        axis.set_xlabel(xlabel)
-        axis.set_ylabel(ylabel)
-        axis.grid(True, which="both", alpha=0.3)
-    axes[0][0].legend(fontsize="small")
-    figure.suptitle(title)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+    for name, (xs, ys) in _series(rows, x, y).items():
+        axis.plot(xs, ys, marker="o", label=name, color=plot.colour(name))
+    axis.set_xscale("log")
+    axis.set_yscale("log")
+    _log_axes(axis)
+    axis.set_xlabel(xlabel)
+    axis.set_ylabel(ylabel)
+    axis.grid(True, which="both", alpha=0.3)
 
 
-def _quality_plot(path: Path, quality: Sequence[dict[str, Any]]) -> None:
-    plt = _pyplot()
-    metrics = ("hit@5", "recall@5", "ndcg@10", "mrr@10")
-    figure, axes = plt.subplots(1, len(quality), figsize=(6.0 * len(quality), 4.2), squeeze=False)
-    for axis, block in zip(axes[0], quality, strict=True):
+def _quality_plot(path: Path, results: dict[str, Any]) -> None:
+    quality = results["quality"]
+    plot = _Figure(results, len(quality), width=6.0)
+    for axis, block in zip(plot.axes, quality, strict=True):
         rows = block["results"]
         width = 0.8 / max(1, len(rows))
         for i, row in enumerate(rows):
-            positions = [m + i * width for m in range(len(metrics))]
-            axis.bar(positions, [row[m] for m in metrics], width, label=row["backend"])
-        axis.set_xticks([m + 0.4 - width / 2 for m in range(len(metrics))], metrics)
+            positions = [m + i * width for m in range(len(_METRICS))]
+            name = _name(row)
+            axis.bar(
+                positions, [row[m] for m in _METRICS], width, label=name, color=plot.colour(name)
+            )
+        axis.set_xticks([m + 0.4 - width / 2 for m in range(len(_METRICS))], _METRICS)
         axis.set_ylim(0, 1)
         axis.set_title(
             f"{block['dataset']} ({block['tools']:,} tools, {block['queries']:,} queries)"
         )
         axis.grid(True, axis="y", alpha=0.3)
-    axes[0][0].legend(fontsize="small", loc="lower left")
-    figure.suptitle("Retrieval quality per backend")
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+    plot.save(path, "Retrieval quality per backend")
 
 
 def write_plots(results: dict[str, Any], folder: Path) -> list[Path]:
@@ -83,53 +147,45 @@ def write_plots(results: dict[str, Any], folder: Path) -> list[Path]:
     written: list[Path] = []
     if results.get("quality"):
         path = folder / "quality.png"
-        _quality_plot(path, results["quality"])
+        _quality_plot(path, results)
         written.append(path)
     if results.get("scale"):
         path = folder / "latency.png"
-        _line_plot(
-            path,
-            results["scale"],
-            "tools",
-            [("p50_ms", "median search latency (ms)"), ("p99_ms", "p99 search latency (ms)")],
-            "tools in the session",
-            "Search latency against catalog size",
-        )
+        plot = _Figure(results, 2)
+        for axis, (y, label) in zip(
+            plot.axes,
+            (("p50_ms", "median search latency (ms)"), ("p99_ms", "p99 search latency (ms)")),
+            strict=True,
+        ):
+            _lines(plot, axis, results["scale"], "tools", y, "tools in the session", label)
+        plot.save(path, "Search latency against catalog size")
         written.append(path)
         path = folder / "index_time.png"
-        _line_plot(
-            path,
+        plot = _Figure(results, 1, width=6.5)
+        _lines(
+            plot,
+            plot.axes[0],
             results["scale"],
             "tools",
-            [("index_s", "index time (s)")],
+            "index_s",
             "tools indexed in one call",
-            "Index time against catalog size",
+            "index time (s)",
         )
+        plot.save(path, "Index time against catalog size")
         written.append(path)
-    if results.get("memory_tools") or results.get("memory_sessions"):
+    panels = [
+        (key, x, label)
+        for key, x, label in (
+            ("memory_tools", "tools", "tools in one session"),
+            ("memory_sessions", "sessions", "sessions sharing one catalog"),
+        )
+        if results.get(key)
+    ]
+    if panels:
         path = folder / "memory.png"
-        panels = [
-            (key, x, label)
-            for key, x, label in (
-                ("memory_tools", "tools", "tools in one session"),
-                ("memory_sessions", "sessions", "sessions sharing one catalog"),
-            )
-            if results.get(key)
-        ]
-        plt = _pyplot()
-        figure, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.2), squeeze=False)
-        for axis, (key, x, label) in zip(axes[0], panels, strict=True):
-            for name, (xv, yv) in sorted(_series(results[key], x, "rss_mb").items()):
-                axis.plot(xv, yv, marker="o", label=name)
-            axis.set_xscale("log")
-            axis.set_yscale("log")
-            axis.set_xlabel(label)
-            axis.set_ylabel("resident memory of the process (MB)")
-            axis.grid(True, which="both", alpha=0.3)
-        axes[0][0].legend(fontsize="small")
-        figure.suptitle("Resident memory (a fresh process per point)")
-        figure.tight_layout()
-        figure.savefig(path, dpi=100)
-        plt.close(figure)
+        plot = _Figure(results, len(panels))
+        for axis, (key, x, label) in zip(plot.axes, panels, strict=True):
+            _lines(plot, axis, results[key], x, "rss_mb", label, "resident memory (MB)")
+        plot.save(path, "Resident memory of a fresh process per point")
         written.append(path)
     return written

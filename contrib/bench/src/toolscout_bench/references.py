@@ -45,20 +45,25 @@ def bm25_document(tool: ToolReference) -> str:
 
 
 class Bm25Reference(ToolIndexBase):
-    """Plain BM25 (bm25s, Lucene scoring, k1=1.5, b=0.75), one bm25s index per session."""
+    """Plain BM25 (bm25s, Lucene scoring, k1=1.5, b=0.75), one bm25s index per session.
+
+    Documents and queries go through the same analysis: identifiers split
+    (`toolscout.text`), lower-cased, bm25s's English stop words dropped, Porter-stemmed.
+    """
 
     name: ClassVar[str] = "bm25s"
     capabilities: ClassVar[Capabilities] = Capabilities()
 
     def __init__(self) -> None:
-        import Stemmer
+        import Stemmer  # type: ignore[import-not-found,unused-ignore]
 
-        self._stemmer = Stemmer.Stemmer("english")
+        # The original Porter algorithm, as the eval README's reference figures name it.
+        self._stemmer = Stemmer.Stemmer("porter")
         self._tools: dict[str, dict[str, ToolReference]] = {}
         self._built: dict[str, tuple[list[str], Any]] = {}
 
     def _tokenize(self, texts: Sequence[str]) -> list[list[str]]:
-        import bm25s
+        import bm25s  # type: ignore[import-untyped,unused-ignore]
 
         tokens: list[list[str]] = bm25s.tokenize(
             list(texts),
@@ -70,7 +75,7 @@ class Bm25Reference(ToolIndexBase):
         return tokens
 
     def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        import bm25s
+        import bm25s  # type: ignore[import-untyped,unused-ignore]
 
         held = self._tools.setdefault(session_id, {})
         held.update((tool.name, tool) for tool in tools)
@@ -214,23 +219,36 @@ SPRING_STOP_WORDS = frozenset(
 #: Spring AI's limit on the generated pattern (that of Claude's tool_search_tool_regex).
 SPRING_MAX_PATTERN = 200
 
-# Java's `\s` and case-insensitive matching are ASCII-only by default; re.ASCII keeps that.
+# Java's `\s` is ASCII-only by default; re.ASCII keeps that.
 _SPRING_DELIMITERS = re.compile(r"[\s,;:.!?()\[\]{}\"']+", re.ASCII)
+# The characters Spring AI escapes, and no others: the pattern length it caps depends on it.
+_SPRING_SPECIAL = re.compile(r"([\\.*+?^${}\[\]|()])")
+# Java's String.trim() removes every character up to U+0020, and only those.
+_JAVA_TRIM = "".join(chr(code) for code in range(0x21))
+
+
+def _java_length(text: str) -> int:
+    """The length Java reports for `text`: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def spring_pattern(query: str) -> str:
-    """The regular expression Spring AI's searcher builds from a natural-language query."""
-    tokens = [t.strip() for t in _SPRING_DELIMITERS.split(query.lower()) if t.strip()]
+    """The regular expression Spring AI's searcher builds from a natural-language query.
+
+    Without the `(?i)` prefix Spring AI puts in front: case-insensitive (ASCII only, as in
+    Java) is a compile flag here.
+    """
+    tokens = [t.strip(_JAVA_TRIM) for t in _SPRING_DELIMITERS.split(query.lower())]
+    tokens = [t for t in tokens if t]
     kept = [t for t in tokens if len(t) >= 2 and t not in SPRING_STOP_WORDS]
     # With every token filtered out, the searcher falls back to all of them.
-    chosen = list(dict.fromkeys(re.escape(t) for t in (kept or tokens)))
+    chosen = list(dict.fromkeys(_SPRING_SPECIAL.sub(r"\\\1", t) for t in (kept or tokens)))
     if not chosen:
         return ".*"
-    pattern = "(" + "|".join(chosen) + ")"
-    while len("(?i)" + pattern) > SPRING_MAX_PATTERN and len(chosen) > 1:
+    # Tokens are dropped from the end until `(?i)(a|b|...)` fits the limit.
+    while _java_length("(?i)(" + "|".join(chosen) + ")") > SPRING_MAX_PATTERN and len(chosen) > 1:
         chosen.pop()
-        pattern = "(" + "|".join(chosen) + ")"
-    return pattern
+    return "(" + "|".join(chosen) + ")"
 
 
 def _position_bonus(position: int) -> float:

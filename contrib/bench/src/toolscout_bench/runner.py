@@ -13,20 +13,24 @@ import platform
 import random
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from toolscout import ToolReference
+
+from toolscout_bench import SECTIONS
 from toolscout_bench import data as data_mod
 from toolscout_bench.contenders import Contender, Skip, discover
 from toolscout_bench.measure import abstention, close, latency_at_size, quality, token_report
 from toolscout_bench.memory import measure_point
 
-__all__ = ["SECTIONS", "Plan", "Progress", "machine", "run"]
-
-SECTIONS = ("quality", "scale", "memory", "abstention")
+__all__ = ["SECTIONS", "Plan", "Progress", "load_average", "machine", "run", "with_overrides"]
 
 
 @dataclass(frozen=True)
@@ -34,19 +38,32 @@ class Plan:
     """What a run measures and how much of it: `Plan.full()` or `Plan.quick()`."""
 
     mode: str
+    #: Data sets to use (empty: every one in the data folder).
     datasets: tuple[str, ...] = ()
+    #: Quality: queries and tools sampled per data set (None: all of them).
     quality_queries: int | None = None
     quality_tools: int | None = None
+    #: Scale: catalog sizes, queries timed at each size, and repeats of each size.
     sizes: tuple[int, ...] = (100, 1_000, 10_000, 50_000)
     latency_queries: int = 200
     repeat: int = 1
+    #: Memory: tools in one session; sessions sharing a catalog of `session_tools` tools.
     memory_sizes: tuple[int, ...] = (100, 1_000, 10_000, 50_000)
     sessions: tuple[int, ...] = (1, 100, 1_000, 10_000)
     session_tools: int = 500
+    #: Memory points measured at once (each in its own process; RSS does not depend on it).
+    memory_workers: int = 1
+    #: Abstention: queries made unanswerable, answerable queries calibrating the threshold,
+    #: bisection steps, and how many data sets (None: all).
     unanswerable: int = 200
     answerable: int = 200
     calibration_steps: int = 7
+    abstention_datasets: int | None = None
+    #: A size or memory point predicted to take longer than this is skipped.
     budget_s: float = 600.0
+    #: Seconds of measuring one contender may use before its remaining steps are skipped
+    #: (None: no limit). Keeps the quick run short with a slow backend on a busy machine.
+    allowance_s: float | None = None
     memory_timeout_s: float = 900.0
     memory_ceiling_mb: float = 8_192.0
     sections: tuple[str, ...] = SECTIONS
@@ -57,20 +74,23 @@ class Plan:
 
     @classmethod
     def quick(cls) -> Plan:
-        """A smoke run for CI (under two minutes): small samples of every section."""
+        """A smoke run for CI (under two minutes): every section on small samples."""
         return cls(
             mode="quick",
-            quality_queries=60,
-            quality_tools=300,
-            sizes=(100, 1_000),
-            latency_queries=20,
-            memory_sizes=(300,),
+            quality_queries=15,
+            quality_tools=50,
+            sizes=(50, 500),
+            latency_queries=10,
+            memory_sizes=(50,),
             sessions=(1, 10),
-            session_tools=300,
-            unanswerable=15,
-            answerable=30,
-            calibration_steps=3,
-            budget_s=20.0,
+            session_tools=50,
+            memory_workers=2,
+            unanswerable=5,
+            answerable=10,
+            calibration_steps=2,
+            abstention_datasets=1,
+            budget_s=10.0,
+            allowance_s=45.0,
             memory_timeout_s=60.0,
             memory_ceiling_mb=4_096.0,
         )
@@ -86,13 +106,15 @@ class Progress:
         self.stream = stream if stream is not None else sys.stderr
         self.quiet = quiet
         self.start = time.monotonic()
+        self._lock = threading.Lock()
 
     def __call__(self, text: str) -> None:
         if self.quiet:
             return
         elapsed = int(time.monotonic() - self.start)
-        self.stream.write(f"[bench {elapsed // 60}:{elapsed % 60:02d}] {text}\n")
-        self.stream.flush()
+        with self._lock:
+            self.stream.write(f"[bench {elapsed // 60}:{elapsed % 60:02d}] {text}\n")
+            self.stream.flush()
 
 
 def _version(distribution: str) -> str:
@@ -112,28 +134,42 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def _git_commit() -> str | None:
+def _git(*args: str) -> str | None:
     try:
         done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
+            ["git", *args], capture_output=True, text=True, timeout=5, check=False
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout.strip() or None if done.returncode == 0 else None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def _git_commit() -> str | None:
+    """The checked-out commit, marked when the working tree has changes."""
+    commit = _git("rev-parse", "--short", "HEAD")
+    if not commit:
+        return None
+    changed = _git("status", "--porcelain", "--untracked-files=no")
+    return f"{commit} (with uncommitted changes)" if changed else commit
+
+
+def load_average() -> list[float] | None:
+    """The 1, 5 and 15-minute load averages (None where the system has none)."""
+    try:
+        return [round(value, 2) for value in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
 
 
 def machine() -> dict[str, Any]:
     """The machine and software a run measured on."""
-    import psutil
+    import psutil  # type: ignore[import-untyped,unused-ignore]
 
     return {
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
         "memory_gb": round(psutil.virtual_memory().total / 1024**3, 1),
+        "load_start": load_average(),
         "os": platform.platform(),
         "python": platform.python_version(),
         "versions": {
@@ -151,38 +187,86 @@ def _fail(
     progress(f"  skipped {name} in {stage}: {reason}")
 
 
-def _quality_section(
-    plan: Plan,
-    datasets: Sequence[data_mod.Dataset],
-    contenders: Sequence[Contender],
-    skips: list[Skip],
-    progress: Progress,
-    results: dict[str, Any],
-) -> None:
-    for dataset in datasets:
-        if plan.quality_queries is not None:
-            dataset = data_mod.quick_subset(
-                dataset, plan.quality_queries, plan.quality_tools or len(dataset.tools)
-            )
+def _sample(plan: Plan, dataset: data_mod.Dataset) -> data_mod.Dataset:
+    """The data set, or the quick plan's sample of it."""
+    if plan.quality_queries is None:
+        return dataset
+    return data_mod.quick_subset(
+        dataset, plan.quality_queries, plan.quality_tools or len(dataset.tools)
+    )
+
+
+@dataclass
+class _Run:
+    """What every section shares: the plan, the contenders, the data, where results go."""
+
+    plan: Plan
+    contenders: Sequence[Contender]
+    datasets: Sequence[data_mod.Dataset]
+    joined: Sequence[ToolReference]
+    query_pool: Sequence[str]
+    skips: list[Skip]
+    progress: Progress
+    results: dict[str, Any]
+    #: Seconds spent measuring each contender so far.
+    used: dict[str, float] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fail(self, name: str, stage: str, error: BaseException) -> None:
+        _fail(self.skips, self.progress, name, stage, error)
+
+    def skip(self, name: str, stage: str, reason: str, skips: list[Skip] | None = None) -> None:
+        (self.skips if skips is None else skips).append(Skip(name, stage, reason))
+        self.progress(f"  skipped {name} in {stage}: {reason}")
+
+    def over_allowance(self, name: str, stage: str, skips: list[Skip] | None = None) -> bool:
+        """Whether `name` has used its allowance; if so the step is skipped and recorded."""
+        allowance = self.plan.allowance_s
+        with self.lock:
+            used = self.used.get(name, 0.0)
+        if allowance is None or used < allowance:
+            return False
+        reason = f"{self.plan.mode} mode: used {used:,.0f} s of its {allowance:,.0f} s allowance"
+        self.skip(name, stage, reason, skips)
+        return True
+
+    @contextmanager
+    def timed(self, name: str) -> Iterator[None]:
+        """Count the time of the enclosed step against contender `name`."""
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.used[name] = self.used.get(name, 0.0) + time.monotonic() - start
+
+
+def _quality_section(run: _Run) -> None:
+    for full in run.datasets:
+        dataset = _sample(run.plan, full)
         rows: list[dict[str, Any]] = []
-        for contender in contenders:
-            progress(
-                f"quality {dataset.name}: {contender.label} ({len(dataset.tools):,} tools, "
+        for contender in run.contenders:
+            stage = f"quality {dataset.name}"
+            if run.over_allowance(contender.name, stage):
+                continue
+            run.progress(
+                f"{stage}: {contender.label} ({len(dataset.tools):,} tools, "
                 f"{len(dataset.queries):,} queries)"
             )
             try:
-                index = contender.build()
-                try:
-                    ranked = quality(index, contender.name, dataset.tools, dataset.queries)
-                finally:
-                    close(index)
+                with run.timed(contender.name):
+                    index = contender.build()
+                    try:
+                        ranked = quality(index, contender.name, dataset.tools, dataset.queries)
+                    finally:
+                        close(index)
             except Exception as error:
-                _fail(skips, progress, contender.name, f"quality {dataset.name}", error)
+                run.fail(contender.name, stage, error)
                 continue
             row = {**ranked.result.to_dict(), "kind": contender.kind}
             row["tokens"] = token_report(dataset.tools, ranked.rankings)
             rows.append(row)
-        results["quality"].append(
+        run.results["quality"].append(
             {
                 "dataset": dataset.name,
                 "tools": len(dataset.tools),
@@ -192,112 +276,146 @@ def _quality_section(
         )
 
 
-def _scale_section(
-    plan: Plan,
-    joined: Sequence[Any],
-    query_pool: Sequence[str],
-    contenders: Sequence[Contender],
-    skips: list[Skip],
-    progress: Progress,
-    results: dict[str, Any],
-) -> None:
-    for contender in contenders:
+def _abstention_section(run: _Run) -> None:
+    chosen = [c for c in run.contenders if c.min_score]
+    for contender in run.contenders:
+        if not contender.min_score:
+            run.results["abstention_unsupported"].append(contender.name)
+            run.progress(f"abstention: {contender.label} has no minimum-score option; not measured")
+    for full in run.datasets[: run.plan.abstention_datasets]:
+        dataset = _sample(run.plan, full)
+        split = data_mod.abstention_split(dataset, run.plan.unanswerable, run.plan.answerable)
+        for contender in chosen:
+            stage = f"abstention {dataset.name}"
+            if run.over_allowance(contender.name, stage):
+                continue
+            run.progress(
+                f"{stage}: {contender.label} ({len(split.unanswerable)} "
+                f"unanswerable, {len(split.answerable)} answerable queries, "
+                f"{len(split.tools):,} tools)"
+            )
+            try:
+                with run.timed(contender.name):
+                    row = abstention(contender, split, run.plan.calibration_steps)
+            except Exception as error:
+                run.fail(contender.name, stage, error)
+                continue
+            run.results["abstention"].append(
+                {"dataset": dataset.name, "backend": contender.name, **row}
+            )
+
+
+def _scale_section(run: _Run) -> None:
+    plan = run.plan
+    for contender in run.contenders:
         previous: tuple[int, float] | None = None
         for size in plan.sizes:
+            stage = f"scale {size:,}"
             if previous is not None:
                 predicted = previous[1] * size / previous[0]
                 if predicted > plan.budget_s:
-                    reason = (
-                        f"predicted {predicted:,.0f} s at {size:,} tools (from {previous[1]:,.1f}"
-                        f" s at {previous[0]:,}) exceeds the {plan.budget_s:,.0f} s budget"
+                    run.skip(
+                        contender.name,
+                        stage,
+                        f"predicted {predicted:,.0f} s at {size:,} tools (from "
+                        f"{previous[1]:,.1f} s at {previous[0]:,}) exceeds the "
+                        f"{plan.budget_s:,.0f} s budget",
                     )
-                    skips.append(Skip(contender.name, f"scale {size:,}", reason))
-                    progress(f"  skipped {contender.name} at {size:,} tools: {reason}")
                     break
-            progress(f"scale {size:,} tools: {contender.label}")
-            tools = data_mod.sized_catalog(joined, size)
+            if run.over_allowance(contender.name, stage):
+                break
+            run.progress(f"scale {size:,} tools: {contender.label}")
+            tools = data_mod.sized_catalog(run.joined, size)
             start = time.perf_counter()
             try:
-                row = latency_at_size(contender, tools, query_pool, plan.repeat)
+                with run.timed(contender.name):
+                    row = latency_at_size(contender, tools, run.query_pool, plan.repeat)
             except Exception as error:
-                _fail(skips, progress, contender.name, f"scale {size:,}", error)
+                run.fail(contender.name, stage, error)
                 break
             previous = (size, time.perf_counter() - start)
-            results["scale"].append({"backend": contender.name, "kind": contender.kind, **row})
+            run.results["scale"].append({"backend": contender.name, "kind": contender.kind, **row})
 
 
-def _memory_series(
-    plan: Plan,
-    contender: Contender,
-    points: Sequence[tuple[int, int]],
-    joined: Sequence[Any],
-    query: str,
-    skips: list[Skip],
-    progress: Progress,
-    out: list[dict[str, Any]],
-) -> None:
-    """Memory points (tools, sessions), in order, stopping at the first that cannot finish."""
-    previous: tuple[int, float] | None = None
-    for tools_n, sessions in points:
-        work = tools_n * sessions
-        label = f"memory {sessions:,} session(s) x {tools_n:,} tools"
-        if previous is not None:
-            predicted = previous[1] * work / previous[0]
-            if predicted > plan.budget_s:
-                reason = (
-                    f"predicted {predicted:,.0f} s to index (from {previous[1]:,.1f} s for "
-                    f"{previous[0]:,} tool entries) exceeds the {plan.budget_s:,.0f} s budget"
-                )
-                skips.append(Skip(contender.name, label, reason))
-                progress(f"  skipped {contender.name} {label}: {reason}")
-                return
-        progress(f"{label}: {contender.label}")
-        figures = measure_point(
-            contender.to_dict(),
-            data_mod.sized_catalog(joined, tools_n),
-            sessions,
-            query,
-            plan.memory_timeout_s,
-            plan.memory_ceiling_mb,
-        )
-        if "error" in figures:
-            skips.append(Skip(contender.name, label, str(figures["error"])))
-            progress(f"  skipped {contender.name} {label}: {figures['error']}")
-            return
-        previous = (work, float(figures["index_s"]))
-        out.append(
-            {"backend": contender.name, "kind": contender.kind, "tools": tools_n, **figures}
-            | {"sessions": sessions}
-        )
+def _memory_points(
+    run: _Run, contender: Contender
+) -> tuple[dict[str, list[dict[str, Any]]], list[Skip]]:
+    """One contender's memory series, each point in order until one cannot finish.
+
+    A point both series share (one session of `session_tools` tools) is measured once.
+    """
+    plan = run.plan
+    series = {
+        "memory_tools": [(n, 1) for n in plan.memory_sizes],
+        "memory_sessions": [(plan.session_tools, s) for s in plan.sessions],
+    }
+    rows: dict[str, list[dict[str, Any]]] = {key: [] for key in series}
+    skips: list[Skip] = []
+    measured: dict[tuple[int, int], dict[str, Any]] = {}
+
+    def skip(stage: str, reason: str) -> None:
+        run.skip(contender.name, stage, reason, skips)
+
+    for key, points in series.items():
+        previous: tuple[int, float] | None = None
+        for tools_n, sessions in points:
+            work = tools_n * sessions
+            stage = f"memory {sessions:,} session(s) x {tools_n:,} tools"
+            row = measured.get((tools_n, sessions))
+            if row is None:
+                if previous is not None:
+                    predicted = previous[1] * work / previous[0]
+                    if predicted > plan.budget_s:
+                        skip(
+                            stage,
+                            f"predicted {predicted:,.0f} s to index (from {previous[1]:,.1f} s "
+                            f"for {previous[0]:,} tool entries) exceeds the "
+                            f"{plan.budget_s:,.0f} s budget",
+                        )
+                        break
+                if run.over_allowance(contender.name, "memory", skips):
+                    return rows, skips
+                run.progress(f"{stage}: {contender.label}")
+                try:
+                    with run.timed(contender.name):
+                        figures = measure_point(
+                            contender.to_dict(),
+                            data_mod.sized_catalog(run.joined, tools_n),
+                            sessions,
+                            run.query_pool[0],
+                            plan.memory_timeout_s,
+                            plan.memory_ceiling_mb,
+                        )
+                except Exception as error:
+                    figures = {"error": f"{type(error).__name__}: {error}"}
+                if "error" in figures:
+                    skip(stage, " ".join(str(figures["error"]).split())[:300])
+                    break
+                row = {"backend": contender.name, "kind": contender.kind, "tools": tools_n}
+                row |= {**figures, "sessions": sessions}
+                measured[(tools_n, sessions)] = row
+            previous = (work, max(float(row["index_s"]), 1e-6))
+            rows[key].append(dict(row))
+    return rows, skips
 
 
-def _abstention_section(
-    plan: Plan,
-    datasets: Sequence[data_mod.Dataset],
-    contenders: Sequence[Contender],
-    skips: list[Skip],
-    progress: Progress,
-    results: dict[str, Any],
-) -> None:
-    chosen = [c for c in contenders if c.min_score]
-    for contender in contenders:
-        if not contender.min_score and contender.kind == "backend":
-            progress(f"abstention: {contender.name} has no minimum-score option; not measured")
-    for dataset in datasets if plan.mode == "full" else datasets[:1]:
-        split = data_mod.abstention_split(dataset, plan.unanswerable, plan.answerable)
-        for contender in chosen:
-            progress(
-                f"abstention {dataset.name}: {contender.label} ({len(split.unanswerable)} "
-                f"unanswerable, {len(split.answerable)} answerable queries)"
-            )
-            try:
-                row = abstention(contender, split, plan.calibration_steps)
-            except Exception as error:
-                _fail(skips, progress, contender.name, f"abstention {dataset.name}", error)
-                continue
-            results["abstention"].append(
-                {"dataset": dataset.name, "backend": contender.name, **row}
-            )
+def _memory_section(run: _Run) -> None:
+    workers = max(1, run.plan.memory_workers)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bench-memory") as pool:
+        # Each point runs in its own process; threads only wait for them.
+        done = list(pool.map(lambda c: _memory_points(run, c), run.contenders))
+    for rows, skips in done:  # in contender order, however the points interleaved
+        for key, found in rows.items():
+            run.results[key].extend(found)
+        run.skips.extend(skips)
+
+
+_SECTION_RUNNERS: dict[str, Callable[[_Run], None]] = {
+    "quality": _quality_section,
+    "abstention": _abstention_section,
+    "scale": _scale_section,
+    "memory": _memory_section,
+}
 
 
 def run(
@@ -311,10 +429,13 @@ def run(
     """Measure every section of `plan`; the results as JSON-ready data."""
     progress = progress or Progress()
     started = time.monotonic()
+    unknown = sorted(set(plan.sections) - set(SECTIONS))
+    if unknown:
+        raise ValueError(f"unknown section(s) {', '.join(unknown)}; known: {', '.join(SECTIONS)}")
     datasets = data_mod.load_datasets(data_dir, plan.datasets or None)
     progress(
         f"{plan.mode} run on {', '.join(d.name for d in datasets)} from {data_dir}; "
-        f"sections: {', '.join(plan.sections)}"
+        f"sections: {', '.join(s for s in SECTIONS if s in plan.sections)}"
     )
     contenders, skips = discover(backends, options or {})
     for skip in skips:
@@ -338,40 +459,29 @@ def run(
         "memory_tools": [],
         "memory_sessions": [],
         "abstention": [],
+        "abstention_unsupported": [],
     }
-    joined = data_mod.joined_catalog(datasets)
     pool = [q.query for d in datasets for q in d.queries]
     rng = random.Random(data_mod.SEED)
-    query_pool = rng.sample(pool, min(plan.latency_queries, len(pool)))
-    if "quality" in plan.sections:
-        _quality_section(plan, datasets, contenders, skips, progress, results)
-    if "scale" in plan.sections:
-        _scale_section(plan, joined, query_pool, contenders, skips, progress, results)
-    if "memory" in plan.sections:
-        for contender in contenders:
-            _memory_series(
-                plan,
-                contender,
-                [(n, 1) for n in plan.memory_sizes],
-                joined,
-                query_pool[0],
-                skips,
-                progress,
-                results["memory_tools"],
-            )
-            _memory_series(
-                plan,
-                contender,
-                [(plan.session_tools, s) for s in plan.sessions],
-                joined,
-                query_pool[0],
-                skips,
-                progress,
-                results["memory_sessions"],
-            )
-    if "abstention" in plan.sections:
-        _abstention_section(plan, datasets, contenders, skips, progress, results)
+    state = _Run(
+        plan=plan,
+        contenders=contenders,
+        datasets=datasets,
+        joined=data_mod.joined_catalog(datasets),
+        query_pool=rng.sample(pool, min(plan.latency_queries, len(pool))),
+        skips=skips,
+        progress=progress,
+        results=results,
+    )
+    timings: dict[str, float] = {}
+    for section in SECTIONS:
+        if section in plan.sections:
+            begun = time.monotonic()
+            _SECTION_RUNNERS[section](state)
+            timings[section] = round(time.monotonic() - begun, 1)
+    results["meta"]["sections_s"] = timings
     results["skipped"] = [skip.to_dict() for skip in skips]
+    results["meta"]["machine"]["load_end"] = load_average()
     results["meta"]["elapsed_s"] = round(time.monotonic() - started, 1)
     progress(f"done in {results['meta']['elapsed_s']:,.0f} s")
     return results
