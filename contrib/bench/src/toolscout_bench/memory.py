@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -60,6 +61,7 @@ def _child(spec: dict[str, Any]) -> dict[str, Any]:
     gc.collect()
     after = rss_mb()
     return {
+        "pid": os.getpid(),
         "baseline_mb": before,
         "rss_mb": after,
         "delta_mb": after - before,
