@@ -6,6 +6,7 @@ itself installed, so a missing dependency shows up here and not on a user's mach
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -25,7 +26,7 @@ if os.environ.get("PIP_FIND_LINKS") and not os.environ.get("UV_FIND_LINKS"):
     os.environ["UV_FIND_LINKS"] = os.environ["PIP_FIND_LINKS"]
 
 # Members still in progress: not yet part of the default run (see their issues).
-IN_PROGRESS = {"contrib/bench"}
+IN_PROGRESS: set[str] = set()
 
 
 def members(kind: str) -> list[str]:
@@ -94,3 +95,46 @@ def docs(session: nox.Session) -> None:
     session.install("mkdocs>=1.6", "mkdocs-material>=9.5")
     # The site goes to ./site: mkdocs refuses a site_dir inside docs_dir (docs/).
     session.run("mkdocs", "build", "--strict", "--site-dir", "site")
+
+
+def install_bench(session: nox.Session) -> None:
+    """Core, every backend and toolscout-bench: what `toolscout bench` measures."""
+    install(session, *members("backends"), "contrib/bench")
+
+
+@nox.session(python=PYTHON, default=False)
+def bench(session: nox.Session) -> None:
+    """`toolscout bench`: every backend beside the references; rewrites docs/benchmarks.md.
+
+    Not in the default run (the full run takes long); arguments pass through, e.g.
+    `nox -s bench -- --quick --output /tmp/bench.md`.
+    """
+    install_bench(session)
+    session.run("toolscout", "bench", *session.posargs, env={"HF_HUB_OFFLINE": "1"})
+
+
+@nox.session(python=PYTHON, tags=["tests", "bench"])
+def bench_quick(session: nox.Session) -> None:
+    """`toolscout bench --quick --strict` on every backend: the benchmark runs end to end."""
+    # The evaluation data lives beside the repository (../shared/eval), not in it.
+    if not os.environ.get("TOOLSCOUT_EVAL_DATA") and not any(
+        (folder / "shared" / "eval").is_dir() for folder in ROOT.resolve().parents
+    ):
+        session.skip("no evaluation data: set TOOLSCOUT_EVAL_DATA or add ../shared/eval")
+    install_bench(session)
+    output = Path(session.create_tmp()) / "bench.json"
+    with output.open("w", encoding="utf-8") as stdout:
+        session.run(
+            "toolscout",
+            "bench",
+            "--quick",
+            "--no-report",
+            "--strict",
+            "--json",
+            stdout=stdout,
+            stderr=None,
+            env={"HF_HUB_OFFLINE": "1"},
+        )
+    results = json.loads(output.read_text(encoding="utf-8"))
+    measured = sorted({r["backend"] for b in results["quality"] for r in b["results"]})
+    session.log(f"quick bench: {', '.join(measured)} in {results['meta']['elapsed_s']:.0f} s")

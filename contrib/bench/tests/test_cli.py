@@ -117,6 +117,30 @@ def test_quick_run_end_to_end_writes_the_report_and_plots(
     assert data["skipped"] == []
 
 
+def test_strict_passes_a_run_in_which_nothing_failed(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--data", str(data_dir), "-b", "regex", "--section", "quality", "--no-report"]
+    assert bench_main([*argv, "--quiet", "--strict"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_strict_fails_a_run_with_a_failed_step_but_not_one_within_limits(
+    data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolscout_bench.runner import Plan, Progress, run, with_overrides
+
+    plan = with_overrides(Plan.quick(), sections=("quality",), datasets=("beta",))
+    saved = tmp_path / "results.json"
+    results = run(plan, data_dir, ["regex"], {"regex": {"min_score": -1}}, Progress(quiet=True))
+    saved.write_text(json.dumps(results), encoding="utf-8")
+    argv = ["--from-json", str(saved), "--no-report", "--quiet"]
+    assert bench_main(argv) == 0
+    assert bench_main([*argv, "--strict"]) == 1
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("toolscout bench: 1 step(s) failed: regex in quality beta:")
+
+
 def test_registering_the_command_imports_neither_matplotlib_nor_bm25s() -> None:
     code = (
         "import sys\n"

@@ -143,7 +143,13 @@ def results(mode: str = "full") -> dict[str, Any]:
         ],
         "abstention_unsupported": ["bm25s", "spring-regex"],
         "skipped": [
-            {"name": "lancedb", "stage": "scale 50,000", "reason": "predicted 900 s | too slow"}
+            {
+                "name": "lancedb",
+                "stage": "scale 50,000",
+                "reason": "predicted 900 s | too slow",
+                "failed": False,
+            },
+            {"name": "duckdb", "stage": "quality alpha", "reason": "IOError", "failed": True},
         ],
     }
 
@@ -197,7 +203,13 @@ def test_the_report_states_machine_versions_date_and_options(tmp_path: Path) -> 
 
 
 def test_a_pipe_in_a_cell_is_escaped_so_the_table_keeps_its_columns() -> None:
-    assert "| lancedb | scale 50,000 | predicted 900 s \\| too slow |" in render(results())
+    assert "| lancedb | scale 50,000 | limit | predicted 900 s \\| too slow |" in render(results())
+
+
+def test_skipped_steps_say_whether_they_failed_or_were_left_out() -> None:
+    page = render(results())
+    assert "| duckdb | quality alpha | failed | IOError |" in page
+    assert "| lancedb | scale 50,000 | limit |" in page
 
 
 def test_only_a_quick_run_carries_the_quick_warning() -> None:

@@ -20,7 +20,7 @@ def test_a_contender_that_fails_is_reported_and_the_run_goes_on(data_dir: Path) 
     )
     failed = {(s["name"], s["stage"]) for s in results["skipped"]}
     assert failed == {("regex", "quality alpha"), ("regex", "quality beta"), ("regex", "scale 20")}
-    assert all("min_score" in s["reason"] for s in results["skipped"])
+    assert all("min_score" in s["reason"] and s["failed"] for s in results["skipped"])
     assert [r["backend"] for r in results["quality"][0]["results"]] == ["bm25s", "spring-regex"]
     assert {r["backend"] for r in results["scale"]} == {"bm25s", "spring-regex"}
 
@@ -48,6 +48,7 @@ def test_a_contender_past_its_allowance_skips_its_remaining_steps(data_dir: Path
     assert results["scale"] == []
     reasons = {s["reason"].split(":")[0] for s in results["skipped"]}
     assert reasons == {"quick mode"}
+    assert not any(s["failed"] for s in results["skipped"])
     assert {s["stage"] for s in results["skipped"]} == {"quality beta", "scale 20"}
 
 
@@ -56,7 +57,7 @@ def test_a_size_predicted_past_the_budget_is_skipped(data_dir: Path) -> None:
     results = run(plan, data_dir, backends=["regex"], progress=Progress(quiet=True))
     assert {r["tools"] for r in results["scale"]} == {10}
     assert {s["stage"] for s in results["skipped"]} == {"scale 10,000,000"}
-    assert all("exceeds the" in s["reason"] for s in results["skipped"])
+    assert all("exceeds the" in s["reason"] and not s["failed"] for s in results["skipped"])
 
 
 def test_the_run_records_machine_plan_and_section_times(data_dir: Path) -> None:

@@ -27,6 +27,7 @@ from toolscout_bench import SECTIONS
 __all__ = ["add_arguments", "add_command", "build_parser", "execute", "main"]
 
 EXIT_USAGE = 2
+EXIT_FAILED = 1
 
 DEFAULT_OUTPUT = Path("docs/benchmarks.md")
 
@@ -130,6 +131,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit with status 1 when a backend failed anywhere (steps left out to stay "
+        "within the time budget do not count)",
+    )
+    parser.add_argument(
         "--from-json",
         type=Path,
         metavar="RESULTS.json",
@@ -167,6 +174,8 @@ def _command_line(args: argparse.Namespace) -> str:
     words = ["toolscout", "bench"]
     if args.quick:
         words.append("--quick")
+    if args.strict:
+        words.append("--strict")
     for flag, values in (
         ("--backend", args.backend),
         ("--dataset", args.dataset),
@@ -278,6 +287,11 @@ def execute(args: argparse.Namespace, out: TextIO) -> int:
         return 130
     if args.json:
         out.write(json.dumps(results, indent=2) + "\n")
+    failed = [s for s in results.get("skipped", []) if s.get("failed", True)]
+    if args.strict and failed:
+        where = "; ".join(f"{s['name']} in {s['stage']}: {s['reason']}" for s in failed)
+        sys.stderr.write(f"toolscout bench: {len(failed)} step(s) failed: {where}\n")
+        return EXIT_FAILED
     return 0
 
 

@@ -23,14 +23,24 @@ Kind = Literal["backend", "reference"]
 
 @dataclass(frozen=True)
 class Skip:
-    """A backend left out of (part of) a run, and why."""
+    """A backend left out of (part of) a run, and why.
+
+    `failed` tells a failure (an error, a crash, a plugin that did not load) from a step
+    left out to keep the run within its time and memory limits.
+    """
 
     name: str
     stage: str
     reason: str
+    failed: bool = True
 
-    def to_dict(self) -> dict[str, str]:
-        return {"name": self.name, "stage": self.stage, "reason": self.reason}
+    def to_dict(self) -> dict[str, str | bool]:
+        return {
+            "name": self.name,
+            "stage": self.stage,
+            "reason": self.reason,
+            "failed": self.failed,
+        }
 
 
 @dataclass(frozen=True)

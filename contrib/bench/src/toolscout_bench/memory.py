@@ -79,8 +79,8 @@ def measure_point(
 ) -> dict[str, Any]:
     """Memory of `sessions` sessions each holding `tools`, in a fresh Python process.
 
-    Returns the child's figures, or `{"error": ...}` when it failed, ran out of time or
-    grew past `ceiling_mb`.
+    Returns the child's figures, or `{"error": ...}` when it failed, and with `"limit":
+    True` when it ran out of time or grew past `ceiling_mb`.
     """
     import psutil  # type: ignore[import-untyped,unused-ignore]
 
@@ -120,7 +120,7 @@ def measure_point(
             if error:
                 process.kill()
                 process.wait()
-                return {"error": error, "peak_mb": peak}
+                return {"error": error, "limit": True, "peak_mb": peak}
             time.sleep(0.05)
         out = out_path.read_text(encoding="utf-8", errors="replace")
         err = err_path.read_text(encoding="utf-8", errors="replace")

@@ -290,8 +290,15 @@ def render(results: dict[str, Any], images: str = "benchmarks") -> str:
         )
     if results.get("skipped"):
         lines.append("## Skipped\n")
-        rows = [[s["name"], s["stage"], s["reason"]] for s in results["skipped"]]
-        lines.append(_table(["backend", "where", "why"], rows))
+        lines.append(
+            "Steps a backend failed, and steps left out to keep the run within its time "
+            "budget (a size predicted to take too long, or a quick run's allowance).\n"
+        )
+        rows = [
+            [s["name"], s["stage"], "failed" if s.get("failed", True) else "limit", s["reason"]]
+            for s in results["skipped"]
+        ]
+        lines.append(_table(["backend", "where", "", "why"], rows))
     return "\n".join(lines)
 
 

@@ -216,7 +216,8 @@ class _Run:
         _fail(self.skips, self.progress, name, stage, error)
 
     def skip(self, name: str, stage: str, reason: str, skips: list[Skip] | None = None) -> None:
-        (self.skips if skips is None else skips).append(Skip(name, stage, reason))
+        """Leave a step out to stay within the plan's limits (not a failure)."""
+        (self.skips if skips is None else skips).append(Skip(name, stage, reason, False))
         self.progress(f"  skipped {name} in {stage}: {reason}")
 
     def over_allowance(self, name: str, stage: str, skips: list[Skip] | None = None) -> bool:
@@ -353,9 +354,6 @@ def _memory_points(
     skips: list[Skip] = []
     measured: dict[tuple[int, int], dict[str, Any]] = {}
 
-    def skip(stage: str, reason: str) -> None:
-        run.skip(contender.name, stage, reason, skips)
-
     for key, points in series.items():
         previous: tuple[int, float] | None = None
         for tools_n, sessions in points:
@@ -366,11 +364,13 @@ def _memory_points(
                 if previous is not None:
                     predicted = previous[1] * work / previous[0]
                     if predicted > plan.budget_s:
-                        skip(
+                        run.skip(
+                            contender.name,
                             stage,
                             f"predicted {predicted:,.0f} s to index (from {previous[1]:,.1f} s "
                             f"for {previous[0]:,} tool entries) exceeds the "
                             f"{plan.budget_s:,.0f} s budget",
+                            skips,
                         )
                         break
                 if run.over_allowance(contender.name, "memory", skips):
@@ -389,7 +389,12 @@ def _memory_points(
                 except Exception as error:
                     figures = {"error": f"{type(error).__name__}: {error}"}
                 if "error" in figures:
-                    skip(stage, " ".join(str(figures["error"]).split())[:300])
+                    reason = " ".join(str(figures["error"]).split())[:300]
+                    if figures.get("limit"):
+                        run.skip(contender.name, stage, reason, skips)
+                    else:
+                        skips.append(Skip(contender.name, stage, reason))
+                        run.progress(f"  skipped {contender.name} in {stage}: {reason}")
                     break
                 row = {"backend": contender.name, "kind": contender.kind, "tools": tools_n}
                 row |= {**figures, "sessions": sessions}
