@@ -90,7 +90,7 @@ class Plan:
             calibration_steps=2,
             abstention_datasets=1,
             budget_s=10.0,
-            allowance_s=45.0,
+            allowance_s=60.0,
             memory_timeout_s=60.0,
             memory_ceiling_mb=4_096.0,
         )
@@ -210,6 +210,8 @@ class _Run:
     results: dict[str, Any]
     #: Seconds spent measuring each contender so far.
     used: dict[str, float] = field(default_factory=dict)
+    #: Seconds of each contender's first step, which pays for its imports and models.
+    first: dict[str, float] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def fail(self, name: str, stage: str, error: BaseException) -> None:
@@ -220,16 +222,26 @@ class _Run:
         (self.skips if skips is None else skips).append(Skip(name, stage, reason, False))
         self.progress(f"  skipped {name} in {stage}: {reason}")
 
-    def over_allowance(self, name: str, stage: str, skips: list[Skip] | None = None) -> bool:
-        """Whether `name` has used its allowance; if so the step is skipped and recorded."""
+    def over_allowance(
+        self, name: str, stage: str, skips: list[Skip] | None = None, predicted: float = 0.0
+    ) -> bool:
+        """Whether `name` has used its allowance, or would with a step of `predicted`
+        seconds; if so the step is skipped and recorded."""
         allowance = self.plan.allowance_s
         with self.lock:
             used = self.used.get(name, 0.0)
-        if allowance is None or used < allowance:
+        if allowance is None or used + predicted < allowance:
             return False
         reason = f"{self.plan.mode} mode: used {used:,.0f} s of its {allowance:,.0f} s allowance"
+        if predicted:
+            reason += f", and the next step would take about {predicted:,.0f} s"
         self.skip(name, stage, reason, skips)
         return True
+
+    def first_step(self, name: str) -> float:
+        """Seconds of the first step timed for `name` (its imports and models included)."""
+        with self.lock:
+            return self.first.get(name, 0.0)
 
     @contextmanager
     def timed(self, name: str) -> Iterator[None]:
@@ -238,8 +250,10 @@ class _Run:
         try:
             yield
         finally:
+            elapsed = time.monotonic() - start
             with self.lock:
-                self.used[name] = self.used.get(name, 0.0) + time.monotonic() - start
+                self.used[name] = self.used.get(name, 0.0) + elapsed
+                self.first.setdefault(name, elapsed)
 
 
 def _quality_section(run: _Run) -> None:
@@ -373,7 +387,9 @@ def _memory_points(
                             skips,
                         )
                         break
-                if run.over_allowance(contender.name, "memory", skips):
+                # A fresh process loads the backend again: about as long as its first step.
+                predicted = run.first_step(contender.name)
+                if run.over_allowance(contender.name, "memory", skips, predicted):
                     return rows, skips
                 run.progress(f"{stage}: {contender.label}")
                 try:
