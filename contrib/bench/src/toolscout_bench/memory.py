@@ -38,6 +38,7 @@ def _child(spec: dict[str, Any]) -> dict[str, Any]:
     from toolscout.catalog import load_catalog
 
     from toolscout_bench.contenders import Contender
+    from toolscout_bench.measure import warm_up
 
     tools = load_catalog(spec["catalog"])
     for tool in tools:
@@ -46,9 +47,8 @@ def _child(spec: dict[str, Any]) -> dict[str, Any]:
         _ = tool.text, tool.summary
     contender = Contender(**spec["contender"])
     index = contender.build()
-    # Touch the backend once so lazy imports and model loading land before the baseline.
-    index.index_tools("warm-up", tools[:1])
-    index.clear_index("warm-up")
+    # Lazy imports and model loading land before the baseline.
+    warm_up(index)
     gc.collect()
     before = rss_mb()
     start = time.perf_counter()

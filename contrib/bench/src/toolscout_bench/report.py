@@ -54,7 +54,10 @@ def _quality(results: dict[str, Any], images: str) -> list[str]:
         "results. Metrics as defined in `../shared/eval/README.md`, computed by "
         "`toolscout.evaluation` (the same code as `toolscout eval`): hit@5 and recall@5 "
         "over the top 5, nDCG@10 with binary gains, MRR@10. Latency is the median and 99th "
-        "percentile of one search call; index time is the one `index_tools` call.\n",
+        "percentile of one search call; index time is the one `index_tools` call. Each "
+        "index is warmed up first (one tool indexed, searched and cleared, so imports and "
+        "models are loaded) and starts without cached vectors, so an embedding backend's "
+        "index time includes embedding the tools and each search embedding its query.\n",
     ]
     for block in results["quality"]:
         parts.append(
@@ -145,10 +148,10 @@ def _scale(results: dict[str, Any], images: str) -> list[str]:
         "## Latency and index time against catalog size\n",
         "Catalogs of each size are drawn from the data sets joined (a name taken twice gets "
         "its data set's name appended); past their combined size, renamed copies "
-        f"(`name_copy2`, …) fill the catalog. One `index_tools` call indexes it into a fresh "
-        f"index (vectors cached by an earlier section are forgotten first), then "
+        "(`name_copy2`, …) fill the catalog. One `index_tools` call indexes it into a fresh, "
+        "warmed-up index without cached vectors, then "
         f"{plan['latency_queries']} queries sampled from the data sets are each searched once "
-        "for 5 results; no warm-up. A size predicted to take longer than "
+        "for 5 results. A size predicted to take longer than "
         f"{plan['budget_s']:,.0f} s is skipped (see Skipped).\n",
     ]
     rows = [
@@ -171,7 +174,7 @@ def _memory(results: dict[str, Any], images: str) -> list[str]:
     plan = results["meta"]["plan"]
     text = (
         "Resident memory (RSS) of a fresh Python process per point: it loads the catalog, "
-        "builds the backend and indexes one tool, so imports and models are loaded (the "
+        "builds the backend and warms it up, so imports and models are loaded (the "
         "*baseline*), then indexes every session with the same tools and searches a few of "
         "them. *Added* is RSS after indexing minus the baseline; *peak* is the highest RSS "
         "the parent process saw."
