@@ -1,14 +1,17 @@
 """`LanceDBToolIndex`: every session's tools in one LanceDB table, searched by vector or hybrid.
 
-Each row is one tool of one session: its searchable text in three full-text columns (name
-words, parameters, description), its vector, and what a hit reports. Searches prefilter on
-the `session` column, so a session only ever sees its own rows. Writes go through one
-`merge_insert` keyed on (session, name), so re-indexing a name replaces it atomically and
-the next search sees it; rows not yet in the full-text index are scanned, and the indexes
-are brought up to date every `optimize_every` rows.
+Each row is one tool of one session: its searchable text in one full-text column (the
+name's words weighted by repetition, the parameters, the description), its vector, and what
+a hit reports. Searches prefilter on the `session` column, so a session only ever sees its
+own rows. Writes go through one `merge_insert` keyed on (session, name), so re-indexing a
+name replaces it atomically and the next search sees it; rows not yet in the full-text
+index are scanned, and the indexes are brought up to date every `optimize_every` rows.
 
 Vectors come from `toolscout.embedders.shared_cache()`: a tool text is embedded once per
 model, however many sessions (or index instances) hold it.
+
+Every LanceDB call goes through its async API on one background loop (`loop.py`): a hybrid
+search starts the full-text query, embeds the query meanwhile, then runs the vector query.
 """
 
 from __future__ import annotations
@@ -23,17 +26,27 @@ from toolscout.embedders import Embedder, EmbeddingCache, load_embedder, shared_
 from toolscout.index import check_session_id
 from toolscout.text import words
 
+from toolscout_lancedb import loop
 from toolscout_lancedb.options import LanceDBOptions
-from toolscout_lancedb.text import embedding_text, is_identifier_like
+from toolscout_lancedb.text import (
+    embedding_text,
+    full_text,
+    is_identifier_like,
+    name_match,
+    query_terms,
+)
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = ["LanceDBToolIndex"]
 
-_FTS_COLUMNS = ("name_words", "parameters", "description_words")
 _RESULT_COLUMNS = ["name", "summary"]
+# Schema metadata: what the stored vectors and full-text column were built with.
 _MODEL_KEY = b"toolscout.model_id"
+_TEXT_KEY = b"toolscout.full_text"
+
+Row = dict[str, Any]
 
 
 def _quote(value: str) -> str:
@@ -70,33 +83,34 @@ class LanceDBToolIndex(ToolIndexBase):
         self.cache = cache if cache is not None else shared_cache(self.options.cache_dir)
         self._write_lock = threading.RLock()
         self._since_optimize = 0
-
-        import lancedb  # ~1.7 s: only when an index is built
-
-        connect_options: dict[str, Any] = {}
-        if self.options.read_consistency_interval is not None:
-            from datetime import timedelta
-
-            connect_options["read_consistency_interval"] = timedelta(
-                seconds=self.options.read_consistency_interval
-            )
-        self._db = lancedb.connect(self.options.uri, **connect_options)
+        self._text_format = f"name x{self.options.name_boost}, parameters, description"
+        self._db: Any = loop.run(self._connect())
         self._table: Any = None
-        if self.options.table in self._table_names():
-            self._table = self._db.open_table(self.options.table)
-            self._check_model(self._table)
+        if self.options.table in loop.run(self._table_names()):
+            self._table = loop.run(self._db.open_table(self.options.table))
+            loop.run(self._check_table(self._table))
 
     # --- table -----------------------------------------------------------------------
 
-    def _table_names(self) -> list[str]:
-        listing = self._db.list_tables()
-        names = getattr(listing, "tables", listing)
-        return list(names)
+    async def _connect(self) -> Any:
+        import lancedb  # ~1.7 s: only when an index is built
+
+        interval = self.options.read_consistency_interval
+        if interval is None:
+            return await lancedb.connect_async(self.options.uri)
+        from datetime import timedelta
+
+        return await lancedb.connect_async(
+            self.options.uri, read_consistency_interval=timedelta(seconds=interval)
+        )
+
+    async def _table_names(self) -> list[str]:
+        listing = await self._db.list_tables()
+        return list(getattr(listing, "tables", listing))
 
     def _schema(self) -> pa.Schema:
         import pyarrow as pa
 
-        dimension = self.embedder.dimension
         return pa.schema(
             [
                 pa.field("session", pa.string(), nullable=False),
@@ -105,52 +119,66 @@ class LanceDBToolIndex(ToolIndexBase):
                 pa.field("description", pa.string()),
                 pa.field("input_schema", pa.string()),
                 pa.field("metadata", pa.string()),
-                pa.field("name_words", pa.string()),
-                pa.field("parameters", pa.string()),
-                pa.field("description_words", pa.string()),
-                pa.field("vector", pa.list_(pa.float32(), dimension)),
+                pa.field("text", pa.string()),
+                pa.field("vector", pa.list_(pa.float32(), self.embedder.dimension)),
             ],
-            metadata={_MODEL_KEY: self.embedder.model_id.encode()},
+            metadata={
+                _MODEL_KEY: self.embedder.model_id.encode(),
+                _TEXT_KEY: self._text_format.encode(),
+            },
         )
 
-    def _check_model(self, table: Any) -> None:
-        stored = (table.schema.metadata or {}).get(_MODEL_KEY, b"").decode()
+    async def _check_table(self, table: Any) -> None:
+        schema = await table.schema()
+        metadata = schema.metadata or {}
+        where = f"LanceDB table {self.options.table!r} at {self.options.uri}"
+        if "text" not in schema.names or "vector" not in schema.names:
+            raise ConfigError(
+                f"{where} was not written by this version of toolscout-lancedb (columns "
+                f"{schema.names}); use another `table`, or drop it and index the tools again"
+            )
+        stored = metadata.get(_MODEL_KEY, b"").decode()
         if stored and stored != self.embedder.model_id:
             raise ConfigError(
-                f"LanceDB table {self.options.table!r} at {self.options.uri} holds vectors of "
-                f"model {stored!r}, but the embedder is {self.embedder.model_id!r}; use that "
-                "embedder, another `table`, or clear the table and index the tools again"
+                f"{where} holds vectors of model {stored!r}, but the embedder is "
+                f"{self.embedder.model_id!r}; use that embedder, another `table`, or clear "
+                "the table and index the tools again"
+            )
+        text = metadata.get(_TEXT_KEY, b"").decode()
+        if text and text != self._text_format:
+            raise ConfigError(
+                f"{where} was written with full text {text!r}, but `name_boost` gives "
+                f"{self._text_format!r}; set name_boost to match, or use another `table`"
             )
 
-    def _ensure_table(self) -> Any:
+    async def _ensure_table(self) -> Any:
         if self._table is None:
-            self._table = self._db.create_table(
+            self._table = await self._db.create_table(
                 self.options.table, schema=self._schema(), exist_ok=True
             )
-            self._check_model(self._table)
+            await self._check_table(self._table)
         return self._table
 
-    def _ensure_indexes(self, table: Any, written: int) -> None:
+    async def _ensure_indexes(self, table: Any, written: int) -> None:
         """Create the full-text and session indexes once, and refresh them now and then."""
         from lancedb.index import FTS, Bitmap
 
-        existing = {tuple(ix.columns): ix for ix in table.list_indices()}
-        if not all((column,) in existing for column in _FTS_COLUMNS):
-            config = FTS(
-                stem=self.options.stem,
-                remove_stop_words=self.options.remove_stop_words,
-                ascii_folding=True,
-            )
-            for column in _FTS_COLUMNS:
-                if (column,) not in existing:
-                    table.create_index(column, config=config)
+        existing = {tuple(ix.columns) for ix in await table.list_indices()}
+        if ("text",) not in existing or ("session",) not in existing:
+            if ("text",) not in existing:
+                config = FTS(
+                    stem=self.options.stem,
+                    remove_stop_words=self.options.remove_stop_words,
+                    ascii_folding=True,
+                )
+                await table.create_index("text", config=config)
             if ("session",) not in existing:
-                table.create_index("session", config=Bitmap())
+                await table.create_index("session", config=Bitmap())
             self._since_optimize = 0
             return
         self._since_optimize += written
         if self._since_optimize >= self.options.optimize_every:
-            table.optimize()
+            await table.optimize()
             self._since_optimize = 0
 
     # --- writes ----------------------------------------------------------------------
@@ -159,7 +187,7 @@ class LanceDBToolIndex(ToolIndexBase):
         import pyarrow as pa
 
         vectors = self.cache.embed_documents(self.embedder, [embedding_text(t) for t in tools])
-        texts = [tool.text for tool in tools]
+        boost = self.options.name_boost
         flat = pa.array(vectors.reshape(-1), pa.float32())
         return pa.table(
             {
@@ -171,31 +199,32 @@ class LanceDBToolIndex(ToolIndexBase):
                     None if t.input_schema is None else json.dumps(t.input_schema) for t in tools
                 ],
                 "metadata": [None if t.metadata is None else json.dumps(t.metadata) for t in tools],
-                "name_words": [text.name for text in texts],
-                "parameters": [text.parameters for text in texts],
-                "description_words": [text.description for text in texts],
+                "text": [full_text(tool, boost) for tool in tools],
                 "vector": pa.FixedSizeListArray.from_arrays(flat, self.embedder.dimension),
             },
             schema=self._schema(),
         )
 
+    async def _write(self, rows: pa.Table) -> None:
+        table = await self._ensure_table()
+        await (
+            table.merge_insert(["session", "name"])
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(rows)
+        )
+        await self._ensure_indexes(table, rows.num_rows)
+
     def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
         # Embedding happens outside the lock: other threads keep writing meanwhile.
         rows = self._rows(session_id, tools)
         with self._write_lock:
-            table = self._ensure_table()
-            (
-                table.merge_insert(["session", "name"])
-                .when_matched_update_all()
-                .when_not_matched_insert_all()
-                .execute(rows)
-            )
-            self._ensure_indexes(table, len(tools))
+            loop.run(self._write(rows))
 
     def _clear(self, session_id: str) -> None:
         with self._write_lock:
             if self._table is not None:
-                self._table.delete(f"session = {_quote(session_id)}")
+                loop.run(self._table.delete(f"session = {_quote(session_id)}"))
 
     def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
         """Delete the named tools from the session (unknown names are ignored)."""
@@ -203,19 +232,19 @@ class LanceDBToolIndex(ToolIndexBase):
         names = [name for name in names if isinstance(name, str)]
         if not names or self._table is None:
             return
+        listed = ", ".join(_quote(name) for name in names)
         with self._write_lock:
-            listed = ", ".join(_quote(name) for name in names)
-            self._table.delete(f"session = {_quote(session_id)} AND name IN ({listed})")
+            loop.run(self._table.delete(f"session = {_quote(session_id)} AND name IN ({listed})"))
 
     # --- search ----------------------------------------------------------------------
 
-    def _vector_hits(self, table: Any, where: str, query: str, limit: int) -> list[dict[str, Any]]:
-        vector = self.cache.embed_query(self.embedder, query)
-        rows: list[dict[str, Any]] = (
-            table.search(vector, vector_column_name="vector")
+    async def _vector_hits(self, table: Any, where: str, vector: Any, limit: int) -> list[Row]:
+        rows: list[Row] = (
+            await table.query()
+            .nearest_to(vector)
             .distance_type("cosine")
-            .where(where, prefilter=True)
-            .select(_RESULT_COLUMNS)
+            .where(where)
+            .select([*_RESULT_COLUMNS, "_distance"])
             .limit(limit)
             .to_list()
         )
@@ -224,33 +253,28 @@ class LanceDBToolIndex(ToolIndexBase):
             rows = [row for row in rows if 1.0 - row["_distance"] >= floor]
         return rows
 
-    def _text_hits(self, table: Any, where: str, query: str, limit: int) -> list[dict[str, Any]]:
-        from lancedb.query import MultiMatchQuery
+    async def _text_hits(self, table: Any, where: str, query: str, limit: int) -> list[Row]:
+        from lancedb.query import MatchQuery
 
         terms = " ".join(words(query))
         if not terms:
             return []
-        options = self.options
-        match = MultiMatchQuery(
-            terms,
-            list(_FTS_COLUMNS),
-            boosts=[options.name_weight, options.parameters_weight, options.description_weight],
-        )
-        rows: list[dict[str, Any]] = (
-            table.search(match, query_type="fts")
-            .where(where, prefilter=True)
-            .select(_RESULT_COLUMNS)
+        rows: list[Row] = (
+            await table.query()
+            .nearest_to_text(MatchQuery(terms, "text"))
+            .where(where)
+            .select([*_RESULT_COLUMNS, "_score"])
             .limit(limit)
             .to_list()
         )
         return rows
 
-    def _exact_hit(self, table: Any, where: str, query: str) -> dict[str, Any] | None:
+    async def _exact_hit(self, table: Any, where: str, query: str) -> Row | None:
         name = query.strip()
         if not is_identifier_like(name):
             return None
         rows = (
-            table.search()
+            await table.query()
             .where(f"{where} AND name = {_quote(name)}")
             .select(_RESULT_COLUMNS)
             .limit(1)
@@ -270,16 +294,20 @@ class LanceDBToolIndex(ToolIndexBase):
             return [], 0
         where = f"session = {_quote(session_id)}"
         wanted = max(limit, self.options.candidates)
-        exact = self._exact_hit(table, where, query)
-        vector_rows = self._vector_hits(table, where, query, wanted)
-        if self.options.mode == "vector":
+        hybrid = self.options.mode == "hybrid"
+        # Full text and exact name run on the loop while this thread embeds the query.
+        exact = loop.submit(self._exact_hit(table, where, query))
+        text = loop.submit(self._text_hits(table, where, query, wanted)) if hybrid else None
+        vector = self.cache.embed_query(self.embedder, query)
+        vector_rows = loop.run(self._vector_hits(table, where, vector, wanted))
+        if text is None:
             scored = {row["name"]: (1.0 - row["_distance"], row) for row in vector_rows}
         else:
-            text_rows = self._text_hits(table, where, query, wanted)
-            scored = self._fuse(vector_rows, text_rows)
-        if exact is not None:
+            scored = self._fuse(query, vector_rows, text.result())
+        exact_row = exact.result()
+        if exact_row is not None:
             best = max((score for score, _row in scored.values()), default=0.0)
-            scored[exact["name"]] = (max(best, 0.0) + 1.0, exact)
+            scored[exact_row["name"]] = (max(best, 0.0) + 1.0, exact_row)
         ranked = sorted(scored.items(), key=lambda item: (-item[1][0], item[0]))
         hits = [
             ToolHit(name, float(score), row.get("summary") or "")
@@ -288,20 +316,25 @@ class LanceDBToolIndex(ToolIndexBase):
         return hits, len(scored)
 
     def _fuse(
-        self, vector_rows: list[dict[str, Any]], text_rows: list[dict[str, Any]]
-    ) -> dict[str, tuple[float, dict[str, Any]]]:
-        """Weighted reciprocal-rank fusion: weight / (rrf_k + rank) summed over both lists."""
-        k = self.options.rrf_k
-        fused: dict[str, tuple[float, dict[str, Any]]] = {}
-        for weight, rows in (
-            (self.options.vector_weight, vector_rows),
-            (self.options.text_weight, text_rows),
-        ):
+        self, query: str, vector_rows: list[Row], text_rows: list[Row]
+    ) -> dict[str, tuple[float, Row]]:
+        """Weighted reciprocal-rank fusion, weight / (rrf_k + rank) summed over both lists,
+        plus the name-match bonus for every tool either list found."""
+        options = self.options
+        k = options.rrf_k
+        fused: dict[str, tuple[float, Row]] = {}
+        for weight, rows in ((options.vector_weight, vector_rows), (options.text_weight, text_rows)):
             if weight <= 0:
                 continue
             for rank, row in enumerate(rows, 1):
                 previous = fused.get(row["name"], (0.0, row))[0]
                 fused[row["name"]] = (previous + weight / (k + rank), row)
+        if options.name_match_weight > 0 and fused:
+            terms = query_terms(query)
+            bonus = options.name_match_weight / (k + 1)
+            if terms:
+                for name, (score, row) in fused.items():
+                    fused[name] = (score + bonus * name_match(name, terms), row)
         return fused
 
     def close(self) -> None:

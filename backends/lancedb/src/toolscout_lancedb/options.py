@@ -16,9 +16,10 @@ class LanceDBOptions(BaseModel):
     """Validated configuration of `LanceDBToolIndex`.
 
     `hybrid` ranks by weighted reciprocal-rank fusion of LanceDB full-text search (BM25
-    over the tool's name, parameters and description, field-weighted) and vector search;
-    `vector` ranks by cosine similarity alone. An exact tool name always ranks its tool
-    first, in both modes.
+    over the tool's name, parameters and description, the name weighted) and vector
+    search, plus a bonus for tools whose name words the query contains; `vector` ranks by
+    cosine similarity alone. An exact tool name always ranks its tool first, in both
+    modes.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -40,16 +41,17 @@ class LanceDBOptions(BaseModel):
     """Weight of the vector ranking in hybrid fusion."""
     text_weight: float = Field(1.0, ge=0.0)
     """Weight of the full-text ranking in hybrid fusion."""
-    rrf_k: float = Field(60.0, gt=0.0)
-    """Reciprocal-rank constant: a hit at rank r scores weight / (rrf_k + r)."""
+    name_match_weight: float = Field(0.5, ge=0.0)
+    """Hybrid only: a tool whose name's words all appear in the query gains what rank 1 of
+    a ranking with this weight gives (a partial match, its share of that)."""
+    rrf_k: float = Field(5.0, gt=0.0)
+    """Reciprocal-rank constant: a hit at rank r scores weight / (rrf_k + r). Small, so the
+    first few ranks of each list count most (tuned on ../shared/eval)."""
     candidates: int = Field(50, ge=1, le=10_000)
-    """Hits taken from each side before fusion (at least the requested count)."""
-    name_weight: float = Field(3.0, ge=0.0)
-    """Full-text boost of words in the tool's (split) name."""
-    parameters_weight: float = Field(1.0, ge=0.0)
-    """Full-text boost of words in parameter names and descriptions."""
-    description_weight: float = Field(1.0, ge=0.0)
-    """Full-text boost of words in the tool's description."""
+    """Hits taken from each ranking before fusion (at least the requested count)."""
+    name_boost: int = Field(2, ge=1, le=10)
+    """Times the name's words are written into the full-text column, which is how BM25
+    weighs them above parameters and description (fixed when the table is created)."""
     stem: bool = True
     """English stemming in the full-text index (fixed when the table is created)."""
     remove_stop_words: bool = True
@@ -74,8 +76,4 @@ class LanceDBOptions(BaseModel):
     def _weights(self) -> LanceDBOptions:
         if self.mode == "hybrid" and self.vector_weight + self.text_weight <= 0:
             raise ValueError("hybrid mode needs vector_weight or text_weight above 0")
-        if self.name_weight + self.parameters_weight + self.description_weight <= 0:
-            raise ValueError(
-                "at least one of name_weight, parameters_weight, description_weight must be > 0"
-            )
         return self
