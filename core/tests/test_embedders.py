@@ -266,6 +266,13 @@ def test_load_embedder_builds_the_named_embedder_with_validated_options() -> Non
 
 
 @pytest.mark.usefixtures("plugin")
+def test_load_embedder_shares_one_embedder_per_name_and_options() -> None:
+    first = load_embedder("hashing", dimension=24, seed="shared")
+    assert load_embedder("hashing", seed="shared", dimension=24) is first
+    assert load_embedder("hashing", dimension=24, seed="other") is not first
+
+
+@pytest.mark.usefixtures("plugin")
 def test_load_embedder_is_exported_lazily_from_toolscout() -> None:
     assert toolscout.load_embedder is load_embedder
     assert toolscout.Embedder is Embedder

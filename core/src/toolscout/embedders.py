@@ -17,6 +17,7 @@ numpy is imported on first use, so `import toolscout` stays light.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -274,6 +275,10 @@ def shared_cache(cache_dir: str | Path | None = None) -> EmbeddingCache:
         return cache
 
 
+_embedders: dict[tuple[str, type[Any], str], Embedder] = {}
+_embedders_lock = threading.Lock()
+
+
 def load_embedder(
     name: str | None = None, *, settings: Settings | None = None, **options: Any
 ) -> Embedder:
@@ -281,6 +286,8 @@ def load_embedder(
 
     `name=None` uses the configured `embedder` setting, else `DEFAULT_EMBEDDER`. Keyword
     options override the embedder's table in config (`[tool.toolscout.embedders.NAME]`).
+    Equal names and options give the same object for the life of the process, so a model
+    loads once however many indexes use it (build the class directly for a private one).
     """
     from toolscout.config import load_settings
     from toolscout.loading import build
@@ -290,6 +297,11 @@ def load_embedder(
     name = name or settings.embedder or DEFAULT_EMBEDDER
     entry = registry.embedder(name)
     merged = {**settings.embedder_options(name), **options}
+    key = (name, entry.cls, json.dumps(merged, sort_keys=True, default=repr))
+    with _embedders_lock:
+        shared = _embedders.get(key)
+    if shared is not None:
+        return shared
     embedder = build(entry, merged, kind="embedder")
     for attribute in ("model_id", "dimension", "embed"):
         if not hasattr(embedder, attribute):
@@ -297,4 +309,5 @@ def load_embedder(
                 f"embedder {name!r} from {entry.distribution} has no {attribute!r}; an "
                 "embedder needs model_id, dimension and embed(texts) (see toolscout.Embedder)"
             )
-    return embedder  # type: ignore[no-any-return]
+    with _embedders_lock:
+        return _embedders.setdefault(key, embedder)

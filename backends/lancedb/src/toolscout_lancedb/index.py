@@ -10,12 +10,14 @@ index are scanned, and the indexes are brought up to date every `optimize_every`
 Vectors come from `toolscout.embedders.shared_cache()`: a tool text is embedded once per
 model, however many sessions (or index instances) hold it.
 
-Every LanceDB call goes through its async API on one background loop (`loop.py`): a hybrid
-search starts the full-text query, embeds the query meanwhile, then runs the vector query.
+Every LanceDB call goes through its async API on one background loop (`loop.py`), about a
+third of what the sync API costs per query; a search embeds the query, then runs its
+vector, full-text and exact-name queries concurrently.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -54,6 +56,10 @@ def _quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+async def _no_rows() -> list[Row]:
+    return []
+
+
 class LanceDBToolIndex(ToolIndexBase):
     """Tool search over LanceDB: `hybrid` (full-text + vector, fused by rank) or `vector`."""
 
@@ -86,9 +92,7 @@ class LanceDBToolIndex(ToolIndexBase):
         self._text_format = f"name x{self.options.name_boost}, parameters, description"
         self._db: Any = loop.run(self._connect())
         self._table: Any = None
-        if self.options.table in loop.run(self._table_names()):
-            self._table = loop.run(self._db.open_table(self.options.table))
-            loop.run(self._check_table(self._table))
+        loop.run(self._open_table())
 
     # --- table -----------------------------------------------------------------------
 
@@ -104,9 +108,15 @@ class LanceDBToolIndex(ToolIndexBase):
             self.options.uri, read_consistency_interval=timedelta(seconds=interval)
         )
 
-    async def _table_names(self) -> list[str]:
-        listing = await self._db.list_tables()
-        return list(getattr(listing, "tables", listing))
+    async def _open_table(self) -> Any:
+        """The table, if it exists: another process may create it after this one started."""
+        if self._table is None:
+            listing = await self._db.list_tables()
+            if self.options.table in getattr(listing, "tables", listing):
+                table = await self._db.open_table(self.options.table)
+                await self._check_table(table)
+                self._table = table
+        return self._table
 
     def _schema(self) -> pa.Schema:
         import pyarrow as pa
@@ -153,10 +163,11 @@ class LanceDBToolIndex(ToolIndexBase):
 
     async def _ensure_table(self) -> Any:
         if self._table is None:
-            self._table = await self._db.create_table(
+            table = await self._db.create_table(
                 self.options.table, schema=self._schema(), exist_ok=True
             )
-            await self._check_table(self._table)
+            await self._check_table(table)
+            self._table = table
         return self._table
 
     async def _ensure_indexes(self, table: Any, written: int) -> None:
@@ -221,20 +232,24 @@ class LanceDBToolIndex(ToolIndexBase):
         with self._write_lock:
             loop.run(self._write(rows))
 
+    async def _delete(self, where: str) -> None:
+        table = await self._open_table()
+        if table is not None:
+            await table.delete(where)
+
     def _clear(self, session_id: str) -> None:
         with self._write_lock:
-            if self._table is not None:
-                loop.run(self._table.delete(f"session = {_quote(session_id)}"))
+            loop.run(self._delete(f"session = {_quote(session_id)}"))
 
     def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
         """Delete the named tools from the session (unknown names are ignored)."""
         check_session_id(session_id)
         names = [name for name in names if isinstance(name, str)]
-        if not names or self._table is None:
+        if not names:
             return
         listed = ", ".join(_quote(name) for name in names)
         with self._write_lock:
-            loop.run(self._table.delete(f"session = {_quote(session_id)} AND name IN ({listed})"))
+            loop.run(self._delete(f"session = {_quote(session_id)} AND name IN ({listed})"))
 
     # --- search ----------------------------------------------------------------------
 
@@ -253,21 +268,32 @@ class LanceDBToolIndex(ToolIndexBase):
             rows = [row for row in rows if 1.0 - row["_distance"] >= floor]
         return rows
 
-    async def _text_hits(self, table: Any, where: str, query: str, limit: int) -> list[Row]:
+    async def _text_hits(
+        self, table: Any, where: str, query: str, vector: Any, limit: int
+    ) -> list[Row]:
         from lancedb.query import MatchQuery
 
         terms = " ".join(words(query))
         if not terms:
             return []
-        rows: list[Row] = (
-            await table.query()
-            .nearest_to_text(MatchQuery(terms, "text"))
-            .where(where)
-            .select([*_RESULT_COLUMNS, "_score"])
-            .limit(limit)
-            .to_list()
-        )
-        return rows
+        floor = self.options.min_similarity
+        search = table.query().nearest_to_text(MatchQuery(terms, "text")).where(where).limit(limit)
+        if floor is None:
+            rows: list[Row] = await search.select([*_RESULT_COLUMNS, "_score"]).to_list()
+            return rows
+        # The similarity floor holds for full-text hits too, or hybrid would never abstain.
+        import numpy as np
+
+        found = await search.select([*_RESULT_COLUMNS, "_score", "vector"]).to_arrow()
+        if not found.num_rows:
+            return []
+        width = found.schema.field("vector").type.list_size
+        matrix = found.column("vector").combine_chunks().flatten().to_numpy()
+        matrix = matrix.reshape(-1, width)
+        norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
+        similarity = matrix @ vector / np.maximum(norms, 1e-12)
+        keep = np.flatnonzero(similarity >= floor).astype(np.int64)
+        return found.select(_RESULT_COLUMNS).take(keep).to_pylist()  # type: ignore[no-any-return]
 
     async def _exact_hit(self, table: Any, where: str, query: str) -> Row | None:
         name = query.strip()
@@ -282,6 +308,17 @@ class LanceDBToolIndex(ToolIndexBase):
         )
         return rows[0] if rows else None
 
+    async def _queries(
+        self, table: Any, where: str, query: str, vector: Any, limit: int
+    ) -> tuple[list[Row], list[Row], Row | None]:
+        """The vector, exact-name and (hybrid) full-text queries, run concurrently."""
+        hybrid = self.options.mode == "hybrid"
+        return await asyncio.gather(
+            self._vector_hits(table, where, vector, limit),
+            self._text_hits(table, where, query, vector, limit) if hybrid else _no_rows(),
+            self._exact_hit(table, where, query),
+        )
+
     def _search(
         self,
         session_id: str,
@@ -289,22 +326,19 @@ class LanceDBToolIndex(ToolIndexBase):
         limit: int,
         metadata_filter: Mapping[str, Any] | None,
     ) -> tuple[list[ToolHit], int]:
-        table = self._table
+        table = self._table if self._table is not None else loop.run(self._open_table())
         if table is None:
             return [], 0
         where = f"session = {_quote(session_id)}"
         wanted = max(limit, self.options.candidates)
-        hybrid = self.options.mode == "hybrid"
-        # Full text and exact name run on the loop while this thread embeds the query.
-        exact = loop.submit(self._exact_hit(table, where, query))
-        text = loop.submit(self._text_hits(table, where, query, wanted)) if hybrid else None
         vector = self.cache.embed_query(self.embedder, query)
-        vector_rows = loop.run(self._vector_hits(table, where, vector, wanted))
-        if text is None:
+        vector_rows, text_rows, exact_row = loop.run(
+            self._queries(table, where, query, vector, wanted)
+        )
+        if self.options.mode == "vector":
             scored = {row["name"]: (1.0 - row["_distance"], row) for row in vector_rows}
         else:
-            scored = self._fuse(query, vector_rows, text.result())
-        exact_row = exact.result()
+            scored = self._fuse(query, vector_rows, text_rows)
         if exact_row is not None:
             best = max((score for score, _row in scored.values()), default=0.0)
             scored[exact_row["name"]] = (max(best, 0.0) + 1.0, exact_row)
@@ -323,7 +357,10 @@ class LanceDBToolIndex(ToolIndexBase):
         options = self.options
         k = options.rrf_k
         fused: dict[str, tuple[float, Row]] = {}
-        for weight, rows in ((options.vector_weight, vector_rows), (options.text_weight, text_rows)):
+        for weight, rows in (
+            (options.vector_weight, vector_rows),
+            (options.text_weight, text_rows),
+        ):
             if weight <= 0:
                 continue
             for rank, row in enumerate(rows, 1):

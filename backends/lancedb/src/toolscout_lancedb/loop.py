@@ -1,20 +1,18 @@
 """One background event loop per process, on which every LanceDB call runs.
 
 LanceDB's async API costs about 1 ms a query where its sync wrapper costs 3 to 4, and it
-lets a search start the full-text query before the query's vector exists: the caller's
-thread embeds the query (torch releases the GIL) while the loop runs the full-text query.
+lets one search run its vector and full-text queries concurrently.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import os
 import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-__all__ = ["run", "submit"]
+__all__ = ["run"]
 
 T = TypeVar("T")
 
@@ -27,9 +25,7 @@ def _get_loop() -> asyncio.AbstractEventLoop:
     with _lock:
         if _loop is None or _loop.is_closed():
             loop = asyncio.new_event_loop()
-            threading.Thread(
-                target=loop.run_forever, name="toolscout-lancedb", daemon=True
-            ).start()
+            threading.Thread(target=loop.run_forever, name="toolscout-lancedb", daemon=True).start()
             _loop = loop
         return _loop
 
@@ -44,11 +40,6 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_loop)
 
 
-def submit(coroutine: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
-    """Start `coroutine` on the background loop; the future holds its result."""
-    return asyncio.run_coroutine_threadsafe(coroutine, _get_loop())
-
-
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run `coroutine` on the background loop and wait for its result."""
-    return submit(coroutine).result()
+    return asyncio.run_coroutine_threadsafe(coroutine, _get_loop()).result()

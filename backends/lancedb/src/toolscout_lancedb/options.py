@@ -35,8 +35,9 @@ class LanceDBOptions(BaseModel):
     embedder_options: dict[str, Any] = Field(default_factory=dict)
     """Options for the embedder, on top of its table in config."""
     min_similarity: float | None = Field(None, ge=-1.0, le=1.0)
-    """Vector hits below this cosine similarity are dropped; with full-text matches also
-    absent, a search returns nothing (abstention). None keeps every vector hit."""
+    """Tools less similar to the query than this (cosine) are not returned, whichever
+    ranking found them, so a search can return nothing when nothing fits (an exact tool
+    name is always returned). None keeps every hit."""
     vector_weight: float = Field(1.0, ge=0.0)
     """Weight of the vector ranking in hybrid fusion."""
     text_weight: float = Field(1.0, ge=0.0)

@@ -20,10 +20,11 @@ _IDENTIFIER = re.compile(r"^\S+$")
 # Sentence models read a few hundred tokens at most; the rest would be cut anyway.
 _MAX_CHARS = 2000
 # The English stop words of Lucene (and of LanceDB's full-text index).
-_STOP_WORDS = frozenset(
-    "a an and are as at be but by for if in into is it no not of on or such that the "
-    "their then there these they this to was will with".split()
-)
+_LUCENE_STOP_WORDS = """
+    a an and are as at be but by for if in into is it no not of on or such that the their
+    then there these they this to was will with
+"""
+_STOP_WORDS = frozenset(_LUCENE_STOP_WORDS.split())
 
 
 def embedding_text(tool: ToolReference) -> str:

