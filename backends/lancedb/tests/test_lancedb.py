@@ -59,9 +59,7 @@ def test_semantic_query_finds_the_tool_without_shared_words(
     index = LanceDBToolIndex(minilm)
     index.index_tools("s", CATALOG)
     assert names(index, "s", "post to the team chat")[:1] == ["slack_send_message"]
-    assert names(index, "s", "give the customer their money back")[:1] == [
-        "stripe_refund_payment"
-    ]
+    assert names(index, "s", "give the customer their money back")[:1] == ["stripe_refund_payment"]
 
 
 def test_hybrid_ranks_a_tool_whose_name_words_the_query_holds_first(
@@ -69,9 +67,7 @@ def test_hybrid_ranks_a_tool_whose_name_words_the_query_holds_first(
 ) -> None:
     index = LanceDBToolIndex(minilm)
     index.index_tools("s", CATALOG)
-    assert names(index, "s", "create a calendar event for friday")[:1] == [
-        "calendar_create_event"
-    ]
+    assert names(index, "s", "create a calendar event for friday")[:1] == ["calendar_create_event"]
 
 
 def test_name_match_is_the_share_of_name_words_in_the_query() -> None:
