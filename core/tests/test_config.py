@@ -5,10 +5,17 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+from pydantic import BaseModel, ConfigDict, ValidationError
 from toolscout import ConfigError
-from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX, load_settings, parse_duration
+from toolscout.config import (
+    DEFAULT_SYSTEM_MESSAGE_SUFFIX,
+    format_validation_error,
+    load_settings,
+    parse_duration,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -371,3 +378,31 @@ def test_a_table_variable_that_is_not_json_names_it_and_shows_both_fixes(
 def test_a_table_variable_may_hold_json(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOOLSCOUT_EVICTION", '{"strategy": "never"}')
     assert load_settings().eviction.strategy == "never"
+
+
+class _WithSecret(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    api_key: str | None = None
+    retries: int = 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"api_key": 12345}, {"api_ky": "sk-live-123"}, {"apikey": "sk-live-123"}],
+    ids=["bad-type", "misspelt", "unknown-but-secret-looking"],
+)
+def test_errors_never_show_the_value_of_a_secret_looking_key(options: dict[str, Any]) -> None:
+    try:
+        _WithSecret.model_validate(options)
+    except ValidationError as error:
+        message = format_validation_error(error, "option", _WithSecret)
+    else:
+        pytest.fail("the options were accepted")
+    assert "sk-live-123" not in message and "12345" not in message
+    assert "api_k" in message and "'***'" in message
+
+
+def test_errors_show_the_value_of_an_ordinary_key() -> None:
+    with pytest.raises(ValidationError) as caught:
+        _WithSecret.model_validate({"retries": "many"})
+    assert "'many'" in format_validation_error(caught.value, "option", _WithSecret)

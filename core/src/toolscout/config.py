@@ -218,16 +218,27 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return list(model.model_fields)
 
 
+_SECRET = re.compile(r"key|token|secret|password|credential", re.IGNORECASE)
+
+
 def format_validation_error(error: ValidationError, what: str, model: type[BaseModel]) -> str:
-    """One readable message per bad key: `what` names the model (e.g. 'toolscout setting')."""
+    """One readable message per bad key: `what` names the model (e.g. 'toolscout setting').
+
+    The value of a key that looks like a secret (`api_key`, `token`, ...) is not shown:
+    error messages end up in logs.
+    """
     lines = []
     for item in error.errors():
         key = ".".join(str(part) for part in item["loc"]) or "(root)"
-        value = item.get("input")
+        value: Any = item.get("input")
+        if _SECRET.search(key):
+            value = _Hidden()
         if item["type"] == "extra_forbidden":
             allowed = _allowed_keys(model, item["loc"][:-1])
             close = difflib.get_close_matches(str(item["loc"][-1]), allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
+            if close and _SECRET.search(close[0]):
+                value = _Hidden()  # a misspelt `api_key` still holds the key
             lines.append(
                 f"unknown {what} {key!r} = {value!r}{hint}; allowed keys: {', '.join(allowed)}"
             )
@@ -235,6 +246,11 @@ def format_validation_error(error: ValidationError, what: str, model: type[BaseM
             message = item["msg"].removeprefix("Value error, ")
             lines.append(f"invalid {what} {key!r} = {value!r}: {message}")
     return "; ".join(lines)
+
+
+class _Hidden:
+    def __repr__(self) -> str:
+        return "'***'"
 
 
 def load_settings(directory: str | Path | None = None, **overrides: Any) -> Settings:
