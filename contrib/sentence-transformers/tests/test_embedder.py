@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -13,6 +15,7 @@ import pytest
 from toolscout import ConfigError
 from toolscout.embedders import Embedder, EmbeddingCache, load_embedder
 from toolscout_sentence_transformers import SentenceTransformerEmbedder, bundled_model_path
+from toolscout_sentence_transformers.onnx import _cache_key
 
 TEXTS = [
     "send a message to a slack channel",
@@ -103,10 +106,15 @@ def test_concurrent_callers_get_the_vectors_of_their_own_texts(
     assert not errors
 
 
-def test_quantized_model_is_exported_once_and_has_its_own_model_id(tmp_path: Path) -> None:
+def test_quantized_model_is_exported_once_and_has_its_own_model_id(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """int8 weights change the vectors a little: a distinct model id keeps them apart."""
     embedder = SentenceTransformerEmbedder(quantize=True, onnx_cache_dir=str(tmp_path))
-    vectors = embedder.embed(TEXTS)
+    with caplog.at_level(logging.INFO):
+        vectors = embedder.embed(TEXTS)
+    exporter_logs = [r.name for r in caplog.records if r.name.startswith(("torch", "onnx"))]
+    assert exporter_logs == [], "the exporter's step-by-step logging reached the application"
     assert embedder.model_id == "sentence-transformers/all-MiniLM-L6-v2:int8"
     exported = list(tmp_path.rglob("model.onnx"))
     assert len(exported) == 1
@@ -120,6 +128,23 @@ def test_quantized_model_is_exported_once_and_has_its_own_model_id(tmp_path: Pat
     full = SentenceTransformerEmbedder(onnx_cache_dir=str(tmp_path)).embed(TEXTS)
     similarities = (vectors * full).sum(axis=1)
     assert similarities.min() > 0.85 and np.abs(vectors - full).max() > 1e-4
+
+
+def test_an_export_is_shared_by_copies_of_the_model_and_not_by_changed_weights(
+    tmp_path: Path,
+) -> None:
+    """The same model installed in two environments reuses one export; other weights do not."""
+    original = Path(bundled_model_path())
+    copy = tmp_path / "copy"
+    shutil.copytree(original, copy)
+    assert _cache_key(str(copy), False) == _cache_key(str(original), False)
+    assert _cache_key(str(copy), True) != _cache_key(str(copy), False)
+
+    weights = copy / "model.safetensors"
+    with weights.open("r+b") as handle:
+        handle.seek(-4, os.SEEK_END)
+        handle.write(b"\x00\x01\x02\x03")
+    assert _cache_key(str(copy), False) != _cache_key(str(original), False)
 
 
 def test_quantize_needs_the_onnx_backend() -> None:

@@ -2,7 +2,7 @@
 
 The model's transformer is exported once with `torch.onnx` (the dynamo exporter, with
 dynamic batch and sequence axes), optionally quantized to int8 weights, and kept in a
-cache directory under a key of the model and the library versions; later processes load
+cache directory under a key of the model's files and the library versions; later processes load
 the file and skip the export. The model's own tokenizer prepares the input; pooling and
 normalisation, the only modules supported after the transformer, are done in numpy.
 """
@@ -14,11 +14,12 @@ import hashlib
 import importlib.metadata
 import io
 import json
+import logging
 import os
 import tempfile
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,10 @@ __all__ = ["OnnxEncoder", "default_cache_dir"]
 _POOLING = ("mean", "cls", "max")
 # Libraries whose versions change what the export writes.
 _VERSIONED = ("torch", "transformers", "sentence-transformers", "onnx", "onnxruntime")
+# Loggers that report every step of an export; an application logging at INFO sees hundreds.
+_EXPORT_LOGGERS = ("torch", "onnx_ir", "onnxscript")
+_MIB = 1 << 20
+_WHOLE_FILE_LIMIT = 4 * _MIB
 
 
 def default_cache_dir() -> Path:
@@ -70,15 +75,35 @@ def _layout(model: Any) -> tuple[str, bool]:
     return _pooling_mode(model[1]), kinds[2:] == ["Normalize"]
 
 
+def _digest(file: Path) -> str:
+    """The file's content hash; for a large file (the weights), its size and the hash of
+    its first and last MiB, which differ between any two trainings and cost no time."""
+    digest = hashlib.blake2b(digest_size=16)
+    size = file.stat().st_size
+    with file.open("rb") as handle:
+        if size <= _WHOLE_FILE_LIMIT:
+            digest.update(handle.read())
+        else:
+            digest.update(str(size).encode())
+            digest.update(handle.read(_MIB))
+            handle.seek(-_MIB, os.SEEK_END)
+            digest.update(handle.read(_MIB))
+    return digest.hexdigest()
+
+
 def _cache_key(source: str, quantize: bool) -> str:
     path = Path(source)
-    fingerprint: dict[str, Any] = {"source": source, "quantize": quantize}
-    if path.is_dir():  # a local model: its files' sizes and times identify its weights
+    fingerprint: dict[str, Any] = {"quantize": quantize}
+    if path.is_dir():
+        # A local model is known by its files' contents, not its path, so the same model
+        # installed in another virtual environment reuses the export.
         fingerprint["files"] = sorted(
-            (str(f.relative_to(path)), f.stat().st_size, int(f.stat().st_mtime))
+            (str(f.relative_to(path)), _digest(f))
             for f in path.rglob("*")
-            if f.is_file()
+            if f.is_file() and "__pycache__" not in f.parts
         )
+    else:
+        fingerprint["source"] = source
     for package in _VERSIONED:
         try:
             fingerprint[package] = importlib.metadata.version(package)
@@ -117,10 +142,15 @@ def _export(model: Any, names: list[str], target: Path) -> None:
     )
     batch, length = torch.export.Dim("batch"), torch.export.Dim("length", max=8192)
     transformer = model[0].auto_model.eval()
-    # The exporter prints its progress and warns at length: keep stdout clean for --json.
-    quiet = contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO())
-    with quiet[0], quiet[1], warnings.catch_warnings(), torch.no_grad():
+    # The exporter prints its progress, warns and logs at length: keep stdout clean for --json.
+    with contextlib.ExitStack() as quiet:
+        quiet.enter_context(contextlib.redirect_stdout(io.StringIO()))
+        quiet.enter_context(contextlib.redirect_stderr(io.StringIO()))
+        quiet.enter_context(warnings.catch_warnings())
         warnings.simplefilter("ignore")
+        for name in _EXPORT_LOGGERS:
+            quiet.enter_context(_level(logging.getLogger(name), logging.ERROR))
+        quiet.enter_context(torch.no_grad())
         torch.onnx.export(
             Encoder(transformer),
             tuple(sample[name] for name in names),
@@ -132,6 +162,16 @@ def _export(model: Any, names: list[str], target: Path) -> None:
             external_data=False,
             verbose=False,
         )
+
+
+@contextlib.contextmanager
+def _level(logger: logging.Logger, level: int) -> Iterator[None]:
+    previous = logger.level
+    logger.setLevel(level)
+    try:
+        yield
+    finally:
+        logger.setLevel(previous)
 
 
 def _quantize(source: Path, target: Path) -> None:
