@@ -177,7 +177,16 @@ def _level(logger: logging.Logger, level: int) -> Iterator[None]:
 def _quantize(source: Path, target: Path) -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8)
+    # It logs an advice on the root logger, which an application's handlers would show.
+    def not_onnxruntime(record: logging.LogRecord) -> bool:
+        return "onnxruntime" not in Path(record.pathname).parts
+
+    root = logging.getLogger()
+    root.addFilter(not_onnxruntime)
+    try:
+        quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8)
+    finally:
+        root.removeFilter(not_onnxruntime)
 
 
 class OnnxEncoder:
