@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -116,6 +117,38 @@ def test_a_catalog_indexed_by_many_sessions_is_embedded_once(
         index.index_tools(f"user-{session}", CATALOG)
     assert cache.embedded[minilm.model_id] == len(CATALOG)
     assert names(index, "user-199", "refund")[:1] == ["stripe_refund_payment"]
+
+
+def test_rows_written_once_the_indexes_exist_are_indexed_in_the_background(
+    minilm: SentenceTransformerEmbedder,
+) -> None:
+    index = LanceDBToolIndex(minilm, optimize_every=6)
+    index.index_tools("first", CATALOG)  # the first write builds the indexes over its rows
+    assert index.unindexed_rows() == 0
+    index.index_tools("small", CATALOG[:3])  # fewer than optimize_every: scanned meanwhile
+    assert index.unindexed_rows() == 3
+    assert names(index, "small", "weather forecast")[:1] == ["weather_forecast"]
+    index.index_tools("second", CATALOG)  # 8 unindexed rows: an optimize starts
+    assert names(index, "second", "refund a payment")[:1] == ["stripe_refund_payment"]
+    deadline = time.monotonic() + 60
+    while index.unindexed_rows() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert index.unindexed_rows() == 0
+    assert names(index, "second", "refund a payment")[:1] == ["stripe_refund_payment"]
+    assert set(names(index, "small", "refund a payment")) <= {tool.name for tool in CATALOG[:3]}
+
+
+def test_optimize_brings_the_indexes_up_to_date_at_once(
+    minilm: SentenceTransformerEmbedder,
+) -> None:
+    index = LanceDBToolIndex(minilm, optimize_every=10_000)
+    assert index.unindexed_rows() == 0  # no table yet
+    index.index_tools("first", CATALOG)
+    index.index_tools("second", CATALOG[:2])
+    assert index.unindexed_rows() == 2
+    index.optimize()
+    assert index.unindexed_rows() == 0
+    assert names(index, "second", "github_create_issue")[:1] == ["github_create_issue"]
 
 
 def test_reopening_with_another_embedder_is_refused(

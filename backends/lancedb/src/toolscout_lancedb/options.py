@@ -62,9 +62,11 @@ class LanceDBOptions(BaseModel):
     read_consistency_interval: float | None = Field(None, ge=0.0)
     """Seconds between checks for other processes' writes (0: every read; None: never,
     only this process's writes are seen). Set it when several workers share one URI."""
-    optimize_every: int = Field(5000, ge=1)
-    """Rows written before the full-text and session indexes are brought up to date
-    (unindexed rows are still searched, by a slower scan)."""
+    optimize_every: int = Field(256, ge=1)
+    """Rows written before the indexes are brought up to date, in a background thread.
+    Until then a session's unindexed rows are searched by a scan (about 25 ms per 1,000);
+    an update costs time in proportion to the whole table, so raise this for tables of
+    hundreds of thousands of rows that take many writes."""
 
     @field_validator("table")
     @classmethod
