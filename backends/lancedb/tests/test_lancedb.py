@@ -7,6 +7,7 @@ import hashlib
 import json
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import ClassVar
 
@@ -52,6 +53,14 @@ class WordHashEmbedder:
 def names(index: LanceDBToolIndex, session: str, query: str, limit: int = 5) -> list[str]:
     response = index.search(ToolSearchRequest(session, query, limit))
     return [hit.name for hit in response.references]
+
+
+def wait_until_indexed(index: LanceDBToolIndex) -> None:
+    """Wait (a minute at most) for the background optimize to index every row."""
+    deadline = time.monotonic() + 60
+    while index.unindexed_rows() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert index.unindexed_rows() == 0
 
 
 def test_semantic_query_finds_the_tool_without_shared_words(
@@ -130,12 +139,35 @@ def test_rows_written_once_the_indexes_exist_are_indexed_in_the_background(
     assert names(index, "small", "weather forecast")[:1] == ["weather_forecast"]
     index.index_tools("second", CATALOG)  # 8 unindexed rows: an optimize starts
     assert names(index, "second", "refund a payment")[:1] == ["stripe_refund_payment"]
-    deadline = time.monotonic() + 60
-    while index.unindexed_rows() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert index.unindexed_rows() == 0
+    wait_until_indexed(index)
     assert names(index, "second", "refund a payment")[:1] == ["stripe_refund_payment"]
     assert set(names(index, "small", "refund a payment")) <= {tool.name for tool in CATALOG[:3]}
+
+
+def test_writes_between_background_optimizes_all_land(
+    minilm: SentenceTransformerEmbedder,
+) -> None:
+    """With an optimize due after nearly every write, writes and removals from two threads
+    all land."""
+    index = LanceDBToolIndex(minilm, optimize_every=1)
+    index.index_tools("base", CATALOG)
+
+    def churn(worker: int) -> None:
+        for round_ in range(15):
+            session = f"w{worker}-{round_ % 3}"
+            index.index_tools(session, CATALOG)
+            index.remove_tools(session, [CATALOG[round_ % len(CATALOG)].name])
+            index.index_tools(session, [CATALOG[round_ % len(CATALOG)]])
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(churn, range(2)))
+    for worker in range(2):
+        for slot in range(3):
+            found = names(index, f"w{worker}-{slot}", "tool", limit=10)
+            assert sorted(found) == sorted(tool.name for tool in CATALOG)
+    index.optimize()  # waits for a background one: the table is never compacted twice at once
+    assert index.unindexed_rows() == 0
+    assert names(index, "w1-2", "refund a payment")[:1] == ["stripe_refund_payment"]
 
 
 def test_optimize_brings_the_indexes_up_to_date_at_once(

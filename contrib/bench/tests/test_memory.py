@@ -46,3 +46,19 @@ def test_a_point_whose_backend_cannot_be_built_reports_the_child_error() -> None
 
 def test_rss_of_this_process_is_positive() -> None:
     assert rss_mb() > 0
+
+
+def test_sessions_projected_past_the_budget_stop_early_with_the_projection() -> None:
+    """The child projects from its first sessions: a million sessions cannot fit in a
+    one-second budget, and it stops long before indexing them."""
+    figures = measure_point(
+        contender("regex").to_dict(), TOOLS, 1_000_000, "thing", 120.0, 4096.0, budget_s=1.0
+    )
+    assert figures["limit"] is True
+    assert "to index 1,000,000 sessions" in figures["error"]
+    assert "over the 1 s budget" in figures["error"]
+
+
+def test_sessions_within_the_budget_are_all_indexed() -> None:
+    figures = measure_point(contender("regex").to_dict(), TOOLS, 20, "thing", 120.0, 4096.0, 60.0)
+    assert "error" not in figures, figures

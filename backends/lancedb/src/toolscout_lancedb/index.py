@@ -5,10 +5,10 @@ name's words weighted by repetition, the parameters, the description), its vecto
 a hit reports. Searches prefilter on the `session` column, so a session only ever sees its
 own rows. Writes go through one `merge_insert` keyed on (session, name), so re-indexing a
 name replaces it atomically and the next search sees it. Rows not yet in the full-text index
-are scanned (about 25 ms a search per 1,000 such rows of its session), so once
-`optimize_every` rows are written the indexes are brought up to date in a background thread:
-that costs time in proportion to the whole table (0.06 s at 2,000 rows, 2.5 s at 200,000),
-which no write waits for.
+are scanned (about 25 ms a search per 1,000 such rows of its session), and the table's
+fragments add up, so once `optimize_every` rows are written a background thread compacts the
+table and updates its indexes. That costs time in proportion to the whole table (0.06 s at
+2,000 rows, 2.5 s at 200,000), so it also waits for a quarter of the table to be new.
 
 Vectors come from `toolscout.embedders.shared_cache()`: a tool text is embedded once per
 model, however many sessions (or index instances) hold it.
@@ -26,6 +26,7 @@ import logging
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
 __all__ = ["LanceDBToolIndex"]
 
 _RESULT_COLUMNS = ["name", "summary"]
+# A version superseded this long ago has no search or write of this process reading it.
+_SETTLED = timedelta(seconds=5)
 # Schema metadata: what the stored vectors and full-text column were built with.
 _MODEL_KEY = b"toolscout.model_id"
 _TEXT_KEY = b"toolscout.full_text"
@@ -98,6 +101,7 @@ class LanceDBToolIndex(ToolIndexBase):
         self._unindexed = 0  # rows this process wrote that the indexes do not cover yet
         self._optimizer: ThreadPoolExecutor | None = None
         self._optimizing: Future[None] | None = None
+        self._rows_at_optimize = 0
         self._text_format = f"name x{self.options.name_boost}, parameters, description"
         self._db: Any = loop.run(self._connect())
         self._table: Any = None
@@ -111,8 +115,6 @@ class LanceDBToolIndex(ToolIndexBase):
         interval = self.options.read_consistency_interval
         if interval is None:
             return await lancedb.connect_async(self.options.uri)
-        from datetime import timedelta
-
         return await lancedb.connect_async(
             self.options.uri, read_consistency_interval=timedelta(seconds=interval)
         )
@@ -197,20 +199,41 @@ class LanceDBToolIndex(ToolIndexBase):
         return ("text",) not in existing
 
     def optimize(self) -> None:
-        """Bring the indexes up to date with every write now (writes wait meanwhile).
+        """Bring the indexes up to date with every write so far, and compact the table.
 
-        Searches are right without it; it makes them fast again after many writes, which
-        the index also does by itself in the background every `optimize_every` rows.
+        Searches are right without it and fast again after it (they go on meanwhile;
+        writes wait). The index does it by itself in a background thread when enough rows
+        are unindexed (see `optimize_every`); call it after a bulk load, say.
         """
         with self._write_lock:
-            if self._table is None:
+            table = self._table
+            if table is None:
                 return
-            pending, self._unindexed = self._unindexed, 0
-            try:
-                loop.run(self._table.optimize())
-            except BaseException:
-                self._unindexed += pending
-                raise
+            # Writes wait: one committing during a compaction would preempt it, and the
+            # preempted compaction's files would stay (in memory, with memory://) for days.
+            self._rows_at_optimize = loop.run(self._optimize_table(table))
+            self._unindexed = 0
+
+    async def _optimize_table(self, table: Any) -> int:
+        """Compact `table` and update its indexes; how many rows it holds now."""
+        await table.optimize(cleanup_older_than=await self._settled_age(table))
+        return int(await table.count_rows())
+
+    async def _settled_age(self, table: Any) -> timedelta | None:
+        """For memory://, the age past which old versions go (else each compaction's
+        old copy stays in memory for LanceDB's default of 7 days): that of the newest
+        version `_SETTLED` old, so every version removed was superseded that long ago and
+        no search is still reading it. Other URIs keep the default: another process may
+        still read an old version."""
+        if not self.options.uri.startswith("memory://"):
+            return None
+        now = datetime.now()  # list_versions gives local, naive times
+        settled = [
+            version["timestamp"]
+            for version in await table.list_versions()
+            if now - version["timestamp"] >= _SETTLED
+        ]
+        return now - max(settled) + timedelta(seconds=1) if settled else None
 
     def unindexed_rows(self) -> int:
         """Rows the full-text index does not cover yet, searched by a scan until it does."""
@@ -230,13 +253,17 @@ class LanceDBToolIndex(ToolIndexBase):
     def _optimize_in_background(self) -> None:
         try:
             self.optimize()
-        except Exception:  # the next write tries again; searches stay right meanwhile
+        except Exception:  # searches stay right meanwhile; the next write tries again
             logger.warning("optimizing LanceDB table %r failed", self.options.table, exc_info=True)
 
     def _optimize_if_due(self) -> None:
-        """Start a background optimize once `optimize_every` rows are unindexed (one at a time)."""
+        """Start a background optimize (one at a time) once `optimize_every` rows, and a
+        quarter of the table as it was last optimized, are unindexed: each costs time (and,
+        in LanceDB, memory) in proportion to the whole table, so a bulk load pays about five
+        times its size rather than its square."""
+        due = max(self.options.optimize_every, self._rows_at_optimize // 4)
         busy = self._optimizing is not None and not self._optimizing.done()
-        if busy or self._unindexed < self.options.optimize_every:
+        if busy or self._unindexed < due:
             return
         if self._optimizer is None:
             self._optimizer = ThreadPoolExecutor(1, thread_name_prefix="toolscout-lancedb-optimize")
@@ -274,7 +301,9 @@ class LanceDBToolIndex(ToolIndexBase):
             .when_not_matched_insert_all()
             .execute(rows)
         )
-        if not await self._ensure_indexes(table):
+        if await self._ensure_indexes(table):
+            self._rows_at_optimize = int(await table.count_rows())
+        else:
             self._unindexed += rows.num_rows
 
     def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:

@@ -63,10 +63,9 @@ class LanceDBOptions(BaseModel):
     """Seconds between checks for other processes' writes (0: every read; None: never,
     only this process's writes are seen). Set it when several workers share one URI."""
     optimize_every: int = Field(256, ge=1)
-    """Rows written before the indexes are brought up to date, in a background thread.
-    Until then a session's unindexed rows are searched by a scan (about 25 ms per 1,000);
-    an update costs time in proportion to the whole table, so raise this for tables of
-    hundreds of thousands of rows that take many writes."""
+    """Rows written (and a quarter of the table) before a background thread compacts the
+    table and updates its indexes. Until then a session's unindexed rows are searched by a
+    scan (about 25 ms per 1,000); an update costs time in proportion to the whole table."""
 
     @field_validator("table")
     @classmethod

@@ -53,8 +53,24 @@ def _child(spec: dict[str, Any]) -> dict[str, Any]:
     before = rss_mb()
     start = time.perf_counter()
     sessions = int(spec["sessions"])
+    budget = spec.get("budget_s")
+    first_s = 0.0
     for session in range(sessions):
         index.index_tools(f"session-{session}", tools)
+        elapsed = time.perf_counter() - start
+        if session == 0:
+            first_s = elapsed
+        elif budget and session >= 2:
+            # The first session may embed the catalog; the others reuse its vectors.
+            each = (elapsed - first_s) / session
+            projected = first_s + each * (sessions - 1)
+            if projected > budget:
+                return {
+                    "error": f"predicted {projected:,.0f} s to index {sessions:,} sessions "
+                    f"(the first took {first_s:,.1f} s, each further one {each:,.2f} s), "
+                    f"over the {budget:,.0f} s budget",
+                    "limit": True,
+                }
     index_s = time.perf_counter() - start
     for session in range(0, sessions, max(1, sessions // 10)):
         index.search(ToolSearchRequest(f"session-{session}", spec["query"], max_results=5))
@@ -76,11 +92,13 @@ def measure_point(
     query: str,
     timeout_s: float,
     ceiling_mb: float,
+    budget_s: float | None = None,
 ) -> dict[str, Any]:
     """Memory of `sessions` sessions each holding `tools`, in a fresh Python process.
 
     Returns the child's figures, or `{"error": ...}` when it failed, and with `"limit":
-    True` when it ran out of time or grew past `ceiling_mb`.
+    True` when it ran out of time, grew past `ceiling_mb`, or projected from its first
+    sessions that indexing them all would take longer than `budget_s`.
     """
     import psutil  # type: ignore[import-untyped,unused-ignore]
 
@@ -90,7 +108,7 @@ def measure_point(
             "".join(json.dumps(tool.to_dict()) + "\n" for tool in tools), encoding="utf-8"
         )
         spec = {"contender": contender, "catalog": str(catalog), "sessions": sessions}
-        spec["query"] = query
+        spec |= {"query": query, "budget_s": budget_s}
         # Output goes to files: a chatty backend must not block on a full pipe.
         out_path, err_path = Path(folder) / "out", Path(folder) / "err"
         with out_path.open("w") as out_file, err_path.open("w") as err_file:
@@ -128,7 +146,7 @@ def measure_point(
             last = err.strip().splitlines()[-1:] or [f"exit status {process.returncode}"]
             return {"error": last[0], "peak_mb": peak}
         figures: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-        figures["peak_mb"] = max(peak, figures["rss_mb"])
+        figures["peak_mb"] = max(peak, figures.get("rss_mb", 0.0))
         return figures
 
 

@@ -375,7 +375,9 @@ def _memory_points(
             stage = f"memory {sessions:,} session(s) x {tools_n:,} tools"
             row = measured.get((tools_n, sessions))
             if row is None:
-                if previous is not None:
+                # Sessions share a catalog, so their cost is not linear in tool entries: the
+                # child projects it from its first sessions instead (`budget_s`).
+                if previous is not None and key == "memory_tools":
                     predicted = previous[1] * work / previous[0]
                     if predicted > plan.budget_s:
                         run.skip(
@@ -401,6 +403,7 @@ def _memory_points(
                             run.query_pool[0],
                             plan.memory_timeout_s,
                             plan.memory_ceiling_mb,
+                            plan.budget_s,
                         )
                 except Exception as error:
                     figures = {"error": f"{type(error).__name__}: {error}"}
