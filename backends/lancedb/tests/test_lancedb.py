@@ -16,7 +16,7 @@ import pytest
 from toolscout import ConfigError, ToolReference, ToolSearchRequest, load_index
 from toolscout.cli import main as toolscout_main
 from toolscout.embedders import EmbeddingCache
-from toolscout_lancedb import LanceDBToolIndex
+from toolscout_lancedb import LanceDBToolIndex, loop
 from toolscout_lancedb.text import full_text, name_match, query_terms
 from toolscout_sentence_transformers import SentenceTransformerEmbedder
 
@@ -181,6 +181,37 @@ def test_optimize_brings_the_indexes_up_to_date_at_once(
     index.optimize()
     assert index.unindexed_rows() == 0
     assert names(index, "second", "github_create_issue")[:1] == ["github_create_issue"]
+
+
+def test_optimize_drops_settled_versions_in_memory_only(
+    minilm: SentenceTransformerEmbedder, tmp_path: Path
+) -> None:
+    """memory:// keeps every version in memory: an optimize drops those superseded more
+    than a few seconds ago (never the newest ones, which a search may still read). A
+    directory keeps them, for other processes."""
+    in_memory = LanceDBToolIndex(minilm, optimize_every=10_000)
+    on_disk = LanceDBToolIndex(minilm, optimize_every=10_000, uri=str(tmp_path / "lance"))
+    for index in (in_memory, on_disk):
+        index.index_tools("old-0", CATALOG)
+    time.sleep(2)  # the versions removed are those over a second older than a settled one
+    for index in (in_memory, on_disk):
+        index.index_tools("old-1", CATALOG)
+    time.sleep(6)  # past the 5 s after which a superseded version is settled
+    for index in (in_memory, on_disk):
+        index.index_tools("new", CATALOG)
+
+    def versions(index: LanceDBToolIndex) -> list[int]:
+        return [v["version"] for v in loop.run(index._table.list_versions())]
+
+    memory_before, disk_before = versions(in_memory), versions(on_disk)
+    in_memory.optimize()
+    on_disk.optimize()
+    kept = versions(in_memory)
+    assert min(kept) > min(memory_before)  # the old ones are gone
+    assert max(memory_before) in kept  # the newest before the optimize stays
+    assert versions(on_disk)[: len(disk_before)] == disk_before
+    assert names(in_memory, "old-0", "refund a payment")[:1] == ["stripe_refund_payment"]
+    assert names(in_memory, "new", "refund a payment")[:1] == ["stripe_refund_payment"]
 
 
 def test_reopening_with_another_embedder_is_refused(
