@@ -233,6 +233,7 @@ class LanceDBToolIndex(ToolIndexBase):
             for version in await table.list_versions()
             if now - version["timestamp"] >= _SETTLED
         ]
+        # A second more, for the clock moving on before LanceDB computes its cutoff.
         return now - max(settled) + timedelta(seconds=1) if settled else None
 
     def unindexed_rows(self) -> int:
