@@ -1,18 +1,30 @@
-"""The `ToolIndex` protocol every backend implements, and a base class that does the chores.
+"""The `ToolIndex` protocol every backend implements, and the base class that owns the rest.
 
-A backend may implement the protocol from scratch; most subclass `ToolIndexBase`, which
-validates input, normalises tool batches (lists or `pyarrow.Table`), answers blank queries,
-and times searches, leaving three methods to write: `_index`, `_search`, `_clear`.
+A backend may implement the protocol from scratch; most subclass `ToolIndexBase`, which owns
+everything that must mean the same in every backend: validation, batching (lists or
+`pyarrow.Table`), tool sets and sessions (`toolscout.toolsets`), `remove_tools`, metadata
+filters (`toolscout.filters`), the queries that name tools, `min_score`, options and their
+errors. What is left to the backend is its engine: create, update and drop a tool set, and
+search one (`_create_set`, `_update_set`, `_drop_set`, `_search_set`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import threading
 import time
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from toolscout.analysis import Analyzer, analyzer, name_candidates
+from toolscout.errors import ConfigError
+from toolscout.filters import matches
+from toolscout.toolsets import StoredState, ToolSet, ToolSets, new_set_id
 from toolscout.types import (
     SearchMetadata,
     ToolHit,
@@ -21,7 +33,10 @@ from toolscout.types import (
     ToolSearchResponse,
 )
 
-__all__ = ["Capabilities", "ToolIndex", "ToolIndexBase", "check_session_id"]
+if TYPE_CHECKING:
+    from toolscout.options import IndexOptions
+
+__all__ = ["Capabilities", "Query", "ToolIndex", "ToolIndexBase", "check_session_id"]
 
 
 @dataclass(frozen=True)
@@ -96,54 +111,198 @@ def normalize_tools(tools: Iterable[ToolReference] | Any) -> list[ToolReference]
     return list(by_name.values())
 
 
-class ToolIndexBase(ABC):
-    """Shared behaviour for backends: validation, batching, blank queries and timing.
 
-    Subclasses set `name` and `capabilities`, may declare an `Options` pydantic model for
-    their configuration, and implement `_index`, `_search` and `_clear`.
+def check_names(names: object) -> list[str]:
+    """The tool names of a `remove_tools` call, checked: a collection of strings."""
+    if isinstance(names, (str, bytes)):
+        raise TypeError(
+            f"remove_tools takes a collection of tool names, not a single string: "
+            f"write remove_tools(session_id, [{names!r}])"
+        )
+    if not isinstance(names, Iterable):
+        raise TypeError(f"remove_tools takes a collection of tool names, got {names!r}")
+    checked = list(names)
+    for name in checked:
+        if not isinstance(name, str):
+            raise TypeError(f"remove_tools takes tool names as strings, got {name!r}")
+    return checked
+
+
+class Query:
+    """A search as the engine receives it: the text, its analysed terms, and what core
+    already resolved (the tools the query names, the names a metadata filter lets through).
+
+    `terms` is computed on first use, so an engine that does not need it pays nothing.
+    """
+
+    __slots__ = ("__dict__", "_analyzer", "allowed", "limit", "named", "text")
+
+    def __init__(
+        self,
+        text: str,
+        limit: int,
+        *,
+        analyzer: Analyzer,
+        named: Sequence[str] = (),
+        allowed: frozenset[str] | None = None,
+    ) -> None:
+        self.text = text
+        self.limit = limit
+        self.named = tuple(named)
+        self.allowed = allowed
+        self._analyzer = analyzer
+
+    @cached_property
+    def terms(self) -> tuple[str, ...]:
+        """The query's terms, by the index's analyzer, in order, without repeats."""
+        return tuple(dict.fromkeys(self._analyzer.query_terms(self.text)))
+
+
+# Persistent stores opened by this process: a second index object on the same path would
+# keep its own idea of the sessions there, so it is refused (see `_claim_path`).
+_open_paths: dict[str, weakref.ref[ToolIndexBase]] = {}
+_open_paths_lock = threading.Lock()
+
+
+class ToolIndexBase(ABC):
+    """The protocol's chores, tool sets and sessions, for every backend (see the module
+    docstring).
+
+    A subclass sets `name` and `capabilities`, may declare an `Options` model (a subclass of
+    `IndexOptions`), calls `super().__init__(**options)` and implements the engine methods.
+    A persistent one also implements `_stored_state` and `_store_session`, calls
+    `_claim_path` before opening its store and `_restore()` once it is open.
+
+    Thread-safe: changes to sessions and sets are serialised by one lock; searches take no
+    lock, and see a set whole (old or new) while it changes.
     """
 
     name: ClassVar[str]
     capabilities: ClassVar[Capabilities] = Capabilities()
-    default_max_results: ClassVar[int] = 5
+    #: The backend's options model; None takes `IndexOptions` (pydantic is imported only
+    #: when an index is built, so `import toolscout` stays light).
+    Options: ClassVar[type[IndexOptions] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Core implements these for every engine, so every subclass has them.
+        cls.capabilities = dataclasses.replace(
+            cls.capabilities, remove_tools=True, metadata_filter=True, min_score=True
+        )
+
+    def __init__(self, **options: Any) -> None:
+        from toolscout.options import IndexOptions, parse_options
+
+        self.options = parse_options(self.name, self.Options or IndexOptions, options)
+        self.analyzer = analyzer(
+            stemming=self.options.stemming, stop_words=self.options.stop_words
+        )
+        self._sets = ToolSets()
+        self._write_lock = threading.RLock()
+        self._claimed: str | None = None
+
+    @property
+    def default_max_results(self) -> int:
+        return self.options.max_results
+
+    # --- the protocol ------------------------------------------------------------------
 
     def index_tool(self, session_id: str, tool: ToolReference) -> None:
+        """Add `tool` to the session, replacing a tool of the same name."""
         if not isinstance(tool, ToolReference):
             raise TypeError(f"index_tool expects a ToolReference, got {type(tool).__name__}")
         self.index_tools(session_id, [tool])
 
     def index_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
+        """Add `tools` to the session, replacing tools of the same names."""
         check_session_id(session_id)
         batch = normalize_tools(tools)
         if batch:
-            self._index(session_id, batch)
+            self._change(session_id, batch, (), replace=False)
+
+    def replace_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
+        """Make `tools` the session's whole tool set (none of its other tools are kept)."""
+        check_session_id(session_id)
+        self._change(session_id, normalize_tools(tools), (), replace=True)
+
+    def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
+        """Forget the named tools of a session; names it does not hold are ignored."""
+        check_session_id(session_id)
+        removed = check_names(names)
+        if removed:
+            self._change(session_id, (), removed, replace=False)
+
+    def clear_index(self, session_id: str) -> None:
+        """Forget every tool of the session."""
+        check_session_id(session_id)
+        with self._write_lock:
+            if self._sets.session(session_id) is None:
+                return
+            self._store_session(session_id, None)
+            self._drop(self._sets.unbind(session_id))
+
+    def tools(self, session_id: str) -> dict[str, ToolReference]:
+        """The session's tools by name (a copy)."""
+        toolset = self._sets.session(check_session_id(session_id))
+        return dict(toolset.tools) if toolset is not None else {}
+
+    def sessions(self) -> list[str]:
+        """Every session that holds tools."""
+        return self._sets.session_ids
 
     def search(self, request: ToolSearchRequest) -> ToolSearchResponse:
         if not isinstance(request, ToolSearchRequest):
             raise TypeError(f"search expects a ToolSearchRequest, got {type(request).__name__}")
-        if request.metadata_filter and not self.capabilities.metadata_filter:
-            raise ValueError(
-                f"backend {self.name!r} does not support metadata filters; "
-                "pick a backend whose capabilities include metadata_filter"
-            )
         start = time.perf_counter()
-        query = request.query.replace("\x00", " ")
-        if not query.strip():
-            return ToolSearchResponse.empty(self.name)
-        hits, total = self._search(
-            request.session_id,
-            query,
-            request.limit(self.default_max_results),
-            request.metadata_filter,
-        )
+        text = request.query.replace("\x00", " ")
+        toolset = self._sets.session(request.session_id)
+        if toolset is None or not text.strip():
+            return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1000.0)
+        allowed: frozenset[str] | None = None
+        if request.metadata_filter:
+            wanted = request.metadata_filter
+            allowed = frozenset(
+                name for name, tool in toolset.tools.items() if matches(tool.metadata, wanted)
+            )
+            if not allowed:
+                return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1e3)
+        named = toolset.named(name_candidates(text))
+        if allowed is not None:
+            named = [name for name in named if name in allowed]
+        limit = request.limit(self.default_max_results)
+        query = Query(text, limit, analyzer=self.analyzer, named=named, allowed=allowed)
+        hits, total = self._search_set(toolset, query)
+        hits, total = self._rank(toolset, query, hits, total)
         elapsed_ms = (time.perf_counter() - start) * 1000.0
         return ToolSearchResponse(tuple(hits), total, SearchMetadata(self.name, elapsed_ms))
 
-    def clear_index(self, session_id: str) -> None:
-        self._clear(check_session_id(session_id))
+    def _rank(
+        self, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
+    ) -> tuple[list[ToolHit], int]:
+        """Core's last word on ranking: named tools first, then the `min_score` floor."""
+        if query.named:
+            engine = {hit.name: hit for hit in hits}
+            top = max((hit.score for hit in hits), default=0.0)
+            count = len(query.named)
+            first = [
+                ToolHit(name, round(top + count - i, 6), toolset.tools[name].summary)
+                for i, name in enumerate(query.named)
+            ]
+            total += sum(1 for name in query.named if name not in engine)
+            named = set(query.named)
+            hits = first + [hit for hit in hits if hit.name not in named]
+        floor = self.options.min_score
+        if floor > 0.0:
+            kept = [hit for hit in hits if hit.score >= floor or hit.name in query.named]
+            if len(kept) < len(hits):
+                # Hits come best first: the matches beyond this page score lower still.
+                total = len(kept)
+            hits = kept
+        return hits[: query.limit], total
 
-    def close(self) -> None:  # noqa: B027 - optional hook, nothing to release by default
+    def close(self) -> None:
         """Release resources (files, connections). The index is unusable afterwards."""
+        self._release_path()
 
     def __enter__(self) -> ToolIndexBase:
         return self
@@ -151,20 +310,151 @@ class ToolIndexBase(ABC):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @abstractmethod
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        """Add or replace `tools` (unique names, validated) in the session."""
+    # --- tool sets ---------------------------------------------------------------------
 
-    @abstractmethod
-    def _search(
+    def _change(
         self,
         session_id: str,
-        query: str,
-        limit: int,
-        metadata_filter: Mapping[str, Any] | None,
-    ) -> tuple[list[ToolHit], int]:
-        """Return the best `limit` hits, best first, and the number of matching tools."""
+        upserts: Sequence[ToolReference],
+        removals: Sequence[str],
+        *,
+        replace: bool,
+    ) -> None:
+        with self._write_lock:
+            current = self._sets.session(session_id)
+            tools: dict[str, ToolReference] = {}
+            if current is not None and not replace:
+                tools.update(current.tools)
+            for name in removals:
+                tools.pop(name, None)
+            for tool in upserts:
+                tools.pop(tool.name, None)
+                tools[tool.name] = tool
+            if not tools:
+                if current is not None:
+                    self._store_session(session_id, None)
+                    self._drop(self._sets.unbind(session_id))
+                return
+            wanted = ToolSet.of(new_set_id(), tools.values())
+            if current is not None and current.fingerprint == wanted.fingerprint:
+                return
+            shared = self._sets.with_fingerprint(wanted.fingerprint)
+            if shared is not None:
+                # Another session holds exactly this set: point at it, index nothing.
+                self._store_session(session_id, shared.id)
+                self._drop(self._sets.bind(session_id, shared))
+                return
+            if current is not None and self._sets.holders(current.id) == {session_id}:
+                # Held by this session alone: change it in place, only what changed.
+                updated = ToolSet(current.id, wanted.tools, wanted.fingerprint)
+                changed = [
+                    tool for name, tool in tools.items() if current.tools.get(name) != tool
+                ]
+                gone = [name for name in current.tools if name not in tools]
+                self._update_set(current, updated, changed, gone)
+                self._sets.replace(current, updated)
+                return
+            self._create_set(wanted)
+            self._store_session(session_id, wanted.id)
+            self._drop(self._sets.bind(session_id, wanted))
+
+    def _drop(self, toolset: ToolSet | None) -> None:
+        if toolset is not None:
+            self._drop_set(toolset)
+
+    def _restore(self) -> None:
+        """Rebuild the sessions from the store (`_stored_state`); drop sets nobody holds."""
+        state = self._stored_state()
+        if state is None:
+            return
+        with self._write_lock:
+            sets = {
+                set_id: ToolSet.of(set_id, tools) for set_id, tools in state.sets.items() if tools
+            }
+            for session_id, set_id in state.sessions.items():
+                toolset = sets.get(set_id)
+                if toolset is not None:
+                    self._sets.bind(session_id, toolset)
+                else:  # its set was never completed (the process died mid-write)
+                    self._store_session(session_id, None)
+            for set_id, toolset in sets.items():
+                if not self._sets.holders(set_id):
+                    self._drop_set(toolset)
+            for set_id in set(state.sets) - set(sets):
+                self._drop_set(ToolSet.of(set_id, ()))
+
+    # --- persistent stores -------------------------------------------------------------
+
+    def _claim_path(self, path: str | os.PathLike[str]) -> None:
+        """Refuse to open a store another open index of this process already uses."""
+        key = os.path.realpath(os.fspath(path))
+        with _open_paths_lock:
+            holder = _open_paths.get(key)
+            other = holder() if holder is not None else None
+            if other is not None and other is not self:
+                raise ConfigError(
+                    f"{self.name} index at {os.fspath(path)!r} is already open in this process "
+                    f"({type(other).__name__}); share that index object, or close() it first"
+                )
+            claim = _open_paths[key] = weakref.ref(self)
+            self._claimed = key
+        weakref.finalize(self, _unclaim, key, claim)
+
+    def _release_path(self) -> None:
+        if self._claimed is not None:
+            with _open_paths_lock:
+                holder = _open_paths.get(self._claimed)
+                if holder is not None and holder() is self:
+                    del _open_paths[self._claimed]
+            self._claimed = None
+
+    # --- what a backend writes ---------------------------------------------------------
 
     @abstractmethod
-    def _clear(self, session_id: str) -> None:
-        """Forget every tool of the session."""
+    def _create_set(self, toolset: ToolSet) -> None:
+        """Index a new set under `toolset.id` (no session points at it yet)."""
+
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
+        """Change a set in place: `changed` tools added or replaced, `removed` names gone.
+
+        Only called for a set one session holds. The default rebuilds the set; engines that
+        can update a few documents override it, so `index_tool` in a loop stays cheap.
+        """
+        self._drop_set(old)
+        self._create_set(new)
+
+    @abstractmethod
+    def _drop_set(self, toolset: ToolSet) -> None:
+        """Forget a set no session holds any more."""
+
+    @abstractmethod
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        """The best `query.limit` hits in the set, best first, and how many tools matched.
+
+        Only tools in `query.allowed` may be returned when it is not None. Core puts the
+        tools the query names (`query.named`) first and applies `min_score` afterwards.
+        Called without a lock: a set dropped meanwhile may answer with no hits.
+        """
+
+    def _stored_state(self) -> StoredState | None:
+        """Persistent backends: the sessions and sets in the store (None: nothing stored)."""
+        return None
+
+    def _store_session(self, session_id: str, set_id: str | None) -> None:  # noqa: B027
+        """Persistent backends: record which set a session holds (None: it holds nothing).
+
+        Called after the set exists and before an old set is dropped, so a crash between
+        the two leaves every session pointing at a whole set.
+        """
+
+
+def _unclaim(key: str, claim: weakref.ref[ToolIndexBase]) -> None:
+    with _open_paths_lock:
+        if _open_paths.get(key) is claim:
+            del _open_paths[key]

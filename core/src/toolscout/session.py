@@ -77,9 +77,13 @@ class SessionManager:
             # Checked again: another thread may have indexed this set while we waited.
             if self._fingerprints.get(session_id) == fingerprint:
                 return False
-            if session_id in self._fingerprints:
-                self.index.clear_index(session_id)
-            self.index.index_tools(session_id, tools)
+            replace = getattr(self.index, "replace_tools", None)
+            if replace is not None:
+                replace(session_id, tools)  # one step: searches never see the set half-built
+            else:
+                if session_id in self._fingerprints:
+                    self.index.clear_index(session_id)
+                self.index.index_tools(session_id, tools)
             with self._lock:
                 self._fingerprints[session_id] = fingerprint
             return True

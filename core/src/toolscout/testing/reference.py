@@ -1,69 +1,61 @@
 """A small, obviously-correct in-memory index: the model the conformance suite checks against.
 
-It is a dictionary of sessions, each a dictionary of tools, searched by counting query
-words in the tool's name (weight 3), parameters (2) and description (1). Core's own tests
-run against it, so core is tested with no backend installed.
+Its engine keeps each tool set as a list of tools, searched by counting query words in the
+tool's name (weight 3), parameters (2) and description (1). Sessions, sets, filters and
+named tools are `ToolIndexBase`'s, as for every backend. Core's own tests run against it,
+so core is tested with no backend installed.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from toolscout.index import Capabilities, ToolIndexBase, check_session_id
+from toolscout.index import Capabilities, Query, ToolIndexBase
 from toolscout.text import words
-from toolscout.types import ToolHit, ToolReference
+from toolscout.toolsets import ToolSet
+from toolscout.types import ToolHit
 
 __all__ = ["ReferenceToolIndex"]
 
 
 class ReferenceToolIndex(ToolIndexBase):
-    """Sessions as dicts of tools; scoring by weighted word overlap."""
+    """Tool sets as dicts of tools; scoring by weighted word overlap."""
 
     name: ClassVar[str] = "reference"
-    capabilities: ClassVar[Capabilities] = Capabilities(remove_tools=True, metadata_filter=True)
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     def __init__(self) -> None:
-        self._sessions: dict[str, dict[str, ToolReference]] = {}
+        super().__init__()
+        self._engine: dict[str, ToolSet] = {}
         self._lock = threading.Lock()
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+    def _create_set(self, toolset: ToolSet) -> None:
         with self._lock:
-            session = self._sessions.setdefault(session_id, {})
-            for tool in tools:
-                session[tool.name] = tool
+            self._engine[toolset.id] = toolset
 
-    def _clear(self, session_id: str) -> None:
+    def _update_set(self, old, new, changed, removed) -> None:  # type: ignore[no-untyped-def]
         with self._lock:
-            self._sessions.pop(session_id, None)
+            self._engine[new.id] = new
 
-    def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
-        check_session_id(session_id)
+    def _drop_set(self, toolset: ToolSet) -> None:
         with self._lock:
-            session = self._sessions.get(session_id, {})
-            for name in names:
-                session.pop(name, None)
+            self._engine.pop(toolset.id, None)
 
-    def tools(self, session_id: str) -> dict[str, ToolReference]:
-        """The session's tools by name (a copy)."""
+    def set_count(self) -> int:
+        """How many tool sets the engine holds (sessions sharing a set count once)."""
         with self._lock:
-            return dict(self._sessions.get(session_id, {}))
+            return len(self._engine)
 
-    def _search(
-        self,
-        session_id: str,
-        query: str,
-        limit: int,
-        metadata_filter: Mapping[str, Any] | None,
-    ) -> tuple[list[ToolHit], int]:
-        terms = set(words(query))
-        exact = query.strip()
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        with self._lock:
+            held = self._engine.get(toolset.id)
+        if held is None:
+            return [], 0
+        terms = set(words(query.text))
         scored = []
-        for tool in self.tools(session_id).values():
-            if metadata_filter and any(
-                (tool.metadata or {}).get(k) != v for k, v in metadata_filter.items()
-            ):
+        for tool in held.tools.values():
+            if query.allowed is not None and tool.name not in query.allowed:
                 continue
             text = tool.text
             score = (
@@ -71,9 +63,7 @@ class ReferenceToolIndex(ToolIndexBase):
                 + 2.0 * len(terms & set(words(text.parameters)))
                 + 1.0 * len(terms & set(words(text.description)))
             )
-            if tool.name == exact:
-                score += 100.0
             if score > 0:
                 scored.append(ToolHit(tool.name, score, tool.summary))
         scored.sort(key=lambda hit: (-hit.score, hit.name))
-        return scored[:limit], len(scored)
+        return scored[: query.limit], len(scored)

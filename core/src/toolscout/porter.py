@@ -1,8 +1,8 @@
 """The Porter stemmer (M. F. Porter, 1980), so `send`, `sends` and `sending` share a stem.
 
-A plain implementation of the published algorithm, kept here because the backend has no
-dependencies beyond `regex`. It expects one lower-case ASCII word; other words are returned
-unchanged, since its suffix rules are English-only.
+A plain implementation of the published algorithm, so core's analyzer needs no dependency.
+It expects one lower-case ASCII word; other words are returned unchanged, since its suffix
+rules are English-only.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from toolscout_regex.porter import stem
+from toolscout.porter import stem
 
 PAPER = {
     "caresses": "caress",

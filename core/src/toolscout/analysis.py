@@ -1,0 +1,213 @@
+"""One text analysis for every backend: the same words go into every index as are looked up.
+
+Lucene and Tantivy keep one analyzer that every field and query goes through; toolscout keeps
+one in core, so a query means the same in the regex, DuckDB, Tantivy and LanceDB backends,
+and a third-party backend gets it for free. The pipeline:
+
+- Unicode-aware folding: NFKC, accents stripped, case-folded (`Météo` → `meteo`).
+- Words are runs of `\\w`, identifiers split by `toolscout.text` (`getWeatherData` →
+  get weather data, `getURLs` → get urls).
+- Han, kana and Thai, written without spaces, become overlapping character bigrams, so `天气`
+  finds a description containing `今天天气预报`.
+- English stop words (one list, `STOP_WORDS`), single letters and bare numbers are dropped;
+  the remaining words are Porter-stemmed (`sending` → `send`).
+
+Engines that tokenise on their own (Tantivy, DuckDB, LanceDB) receive the terms joined by
+spaces and split on whitespace only, so their tokenizers add nothing.
+
+`name_candidates` is the one rule for queries that name tools (see its docstring).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+
+from toolscout.porter import stem
+from toolscout.text import split_identifier
+from toolscout.types import ToolReference
+
+__all__ = [
+    "STOP_WORDS",
+    "Analyzer",
+    "ToolTerms",
+    "analyzer",
+    "fold",
+    "name_candidates",
+]
+
+# English function words plus the filler of requests to an assistant ("please can you ...").
+_STOP_WORD_LIST = """
+    a about above after again against all am an and any are aren as at be because been
+    before being below between both but by can cannot could couldn did didn do does doesn
+    doing don down during each few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how i if in into is isn it its itself just let
+    ll me more most my myself no nor not now of off on once only or other ought our ours
+    ourselves out over own re same shall she should shouldn so some such than that the
+    their theirs them themselves then there these they this those through to too under
+    until up us ve very was wasn we were weren what when where which while who whom why
+    will with won would wouldn you your yours yourself yourselves also via per etc eg ie
+    please kindly thanks thank hi hello hey want wanted wants like need needs d m s t
+"""
+#: The stop words every backend drops (when its `stop_words` option is on).
+STOP_WORDS: frozenset[str] = frozenset(_STOP_WORD_LIST.split())
+
+# Scripts written without spaces between words: indexed as character bigrams.
+_UNSPACED = (
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3400-\u4dbf"  # CJK Extension A
+    "\u4e00-\u9fff"  # CJK Unified Ideographs
+    "\uf900-\ufaff"  # CJK Compatibility Ideographs
+    "\u0e00-\u0e7f"  # Thai
+)
+_TOKEN = re.compile(rf"[{_UNSPACED}]+|[^\W_{_UNSPACED}]+", re.UNICODE)
+_UNSPACED_RUN = re.compile(rf"[{_UNSPACED}]")
+_ASCII_TOKEN = re.compile(r"[^\W_]+", re.ASCII)
+_WORD = re.compile(r"\w+")
+# Words longer than this are noise (hashes, base64) and would bloat every term dictionary.
+_MAX_TERM = 40
+# Tool analyses kept per analyzer (by definition fingerprint), shared by every index.
+_TOOL_CACHE_SIZE = 50_000
+
+
+@lru_cache(maxsize=65536)
+def fold(text: str) -> str:
+    """Compatibility-normalised, accent-free, case-folded text (`Ｍétéo` → `meteo`)."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFKC", stripped).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolTerms:
+    """The analysed terms of one tool, per field, in text order (repeats kept)."""
+
+    name: tuple[str, ...]
+    parameters: tuple[str, ...]
+    description: tuple[str, ...]
+
+    @property
+    def fields(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        return (self.name, self.parameters, self.description)
+
+
+class Analyzer:
+    """The term pipeline shared by indexing and querying (see the module docstring).
+
+    Use `analyzer(stemming=..., stop_words=...)` to get the process-wide instance for a
+    configuration: its caches are then shared by every index that analyses the same way.
+    """
+
+    def __init__(self, *, stemming: bool = True, stop_words: bool = True) -> None:
+        self.stemming = stemming
+        self.stop_words = STOP_WORDS if stop_words else frozenset()
+        self._term = lru_cache(maxsize=65536)(self._term_uncached)
+        self._tools: OrderedDict[str, ToolTerms] = OrderedDict()
+        self._tools_lock = threading.Lock()
+
+    @property
+    def signature(self) -> str:
+        """Names this configuration; a persistent index records it and refuses another."""
+        return f"toolscout-1:{'porter' if self.stemming else 'nostem'}:" + (
+            "stop" if self.stop_words else "nostop"
+        )
+
+    def _term_uncached(self, word: str) -> str | None:
+        """The search term for one folded word, or None if the word carries no meaning."""
+        if word in self.stop_words or word.isdigit() or len(word) > _MAX_TERM:
+            return None
+        if len(word) == 1 and not _UNSPACED_RUN.match(word):
+            return None
+        return stem(word) if self.stemming else word
+
+    def terms(self, text: str) -> list[str]:
+        """The terms of already-split text (such as `ToolReference.text` fields), in order."""
+        folded = fold(text)
+        if folded.isascii():
+            # No unspaced scripts in ASCII: every token is a word.
+            return [term for term in map(self._term, _ASCII_TOKEN.findall(folded)) if term]
+        found: list[str] = []
+        for token in _TOKEN.findall(folded):
+            if _UNSPACED_RUN.match(token):
+                if len(token) == 1:
+                    found.append(token)
+                else:
+                    found.extend(token[i : i + 2] for i in range(len(token) - 1))
+                continue
+            term = self._term(token)
+            if term is not None:
+                found.append(term)
+        return found
+
+    def query_terms(self, query: str) -> list[str]:
+        """The terms of a free-text query: identifiers in it are split first, as tools are."""
+        split = " ".join(part for word in _WORD.findall(query) for part in split_identifier(word))
+        return self.terms(split)
+
+    def tool_terms(self, tool: ToolReference) -> ToolTerms:
+        """The terms of a tool's name, parameters and description (cached per definition)."""
+        key = tool.fingerprint
+        with self._tools_lock:
+            cached = self._tools.get(key)
+            if cached is not None:
+                self._tools.move_to_end(key)
+                return cached
+        text = tool.text
+        analysed = ToolTerms(
+            tuple(self.terms(text.name)),
+            tuple(self.terms(text.parameters)),
+            tuple(self.terms(text.description)),
+        )
+        with self._tools_lock:
+            self._tools[key] = analysed
+            if len(self._tools) > _TOOL_CACHE_SIZE:
+                self._tools.popitem(last=False)
+        return analysed
+
+
+@lru_cache(maxsize=None)
+def analyzer(*, stemming: bool = True, stop_words: bool = True) -> Analyzer:
+    """The process-wide analyzer for a configuration (one per combination of options)."""
+    return Analyzer(stemming=stemming, stop_words=stop_words)
+
+
+# Characters that separate names a query may quote: `select:a,b`, "`get_weather`", "(x)".
+_NAME_DELIMITERS = re.compile(r"[\s,;:'\"`()\[\]{}<>]+")
+_QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'")
+# An inner separator or a lower→upper step marks a piece as an identifier.
+_IDENTIFIER_SHAPED = re.compile(r"\w[_./\-]\w|[a-z][A-Z]")
+_SELECT = re.compile(r"^\s*select\s*:", re.IGNORECASE)
+
+
+def name_candidates(query: str) -> list[str]:
+    """Pieces of `query` that name a tool outright, folded, in query order, no repeats.
+
+    A tool whose folded name is a candidate ranks first in every backend. Candidates are:
+
+    - the whole query, stripped of surrounding quotes and punctuation (`get_weather`);
+    - each name listed after `select:` (`select:get_weather,send_email`), however plain;
+    - each quoted piece (`` `search` ``, `"search"`);
+    - each identifier-shaped piece: it has `_ . / -` between letters or a camelCase step
+      (`send_message`, `math.sum`, `getWeather`).
+
+    A plain word elsewhere ("help" in "help me book a flight") is not a candidate: it must
+    not pull a tool that happens to be called `help` to the top.
+    """
+    text = query.strip()
+    found = [text.strip("\"'`()[]{}<>,;:.!? ")]
+    selected = _SELECT.match(text)
+    if selected:
+        found.extend(_NAME_DELIMITERS.split(text[selected.end() :]))
+    for match in _QUOTED.finditer(text):
+        found.append(next(group for group in match.groups() if group is not None).strip())
+    for piece in _NAME_DELIMITERS.split(text):
+        piece = piece.strip(".!?")
+        if piece and _IDENTIFIER_SHAPED.search(piece):
+            found.append(piece)
+    return list(dict.fromkeys(fold(piece) for piece in found if piece))

@@ -1,0 +1,77 @@
+"""The option vocabulary every backend shares, and the one way bad options are reported.
+
+A backend's `Options` model subclasses `IndexOptions` (or `PersistentOptions`), so
+`name_weight`, `stemming`, `min_score`, `path` ... are spelled and mean the same in every
+backend; a backend may change a default or add options of its own. `parse_options`
+validates a table of options and turns any problem into a `ConfigError` that names the
+backend, the key, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from toolscout.errors import ConfigError
+
+__all__ = ["IndexOptions", "PersistentOptions", "parse_options"]
+
+
+class IndexOptions(BaseModel):
+    """Options every backend takes (`[tool.toolscout.backends.NAME]`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name_weight: float = Field(3.0, gt=0, description="Weight of a match in the tool's name.")
+    parameters_weight: float = Field(
+        1.0, ge=0, description="Weight of a match in parameter names and descriptions."
+    )
+    description_weight: float = Field(
+        1.0, ge=0, description="Weight of a match in the tool's description."
+    )
+    stemming: bool = Field(True, description="Porter-stem English words (send ~ sending).")
+    stop_words: bool = Field(
+        True, description="Drop English stop words (the, of, please ...) from tools and queries."
+    )
+    min_score: float = Field(
+        0.0,
+        ge=0,
+        description="Drop hits scoring below this; a search may then return nothing "
+        "(0 keeps every matching tool). Tools the query names are always kept.",
+    )
+    max_results: int = Field(
+        5, ge=1, le=10_000, description="Results a search returns when the request does not say."
+    )
+
+
+class PersistentOptions(IndexOptions):
+    """Options of a backend that can keep its index on disk."""
+
+    path: str | None = Field(
+        None,
+        description="Where the index lives (a file or directory, by backend); None keeps "
+        "it in memory. Its parent directory must exist.",
+    )
+
+    @field_validator("path", mode="before")
+    @classmethod
+    def _path_as_text(cls, value: Any) -> Any:
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
+
+
+Options = TypeVar("Options", bound=BaseModel)
+
+
+def parse_options(backend: str, model: type[Options], values: Mapping[str, Any]) -> Options:
+    """Validate `values` against `model`; any problem is a `ConfigError` naming the backend."""
+    try:
+        return model.model_validate(dict(values))
+    except ValidationError as error:
+        from toolscout.config import format_validation_error
+
+        raise ConfigError(
+            format_validation_error(error, f"option of backend {backend!r}", model)
+        ) from None

@@ -1,0 +1,180 @@
+"""Tool sets and sessions: which tools each session holds, with every identical set stored once.
+
+Many users of one agent hold the same catalog. Indexing it once per session multiplies
+memory by the number of sessions, so an index stores *tool sets*, and a session points at
+one. A set is identified by a fingerprint of its definitions (`set_fingerprint`); a session
+that asks for a set another session already holds just points at it. When a session
+changes its tools, it gets a set of its own (copy-on-write); a set nobody else holds is
+changed in place, so `index_tool` in a loop stays cheap. When the last session lets go of
+a set, the set is dropped.
+
+`ToolSets` is this bookkeeping, in memory. `ToolIndexBase` drives it and tells the backend
+what to do with its engine (create, update, drop a set); persistent backends also store
+which set each session holds, and hand it back when they reopen (`StoredState`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+
+from toolscout.analysis import fold
+from toolscout.types import ToolReference, thaw
+
+__all__ = [
+    "StoredState",
+    "ToolSet",
+    "ToolSets",
+    "definition_key",
+    "new_set_id",
+    "set_fingerprint",
+]
+
+
+def definition_key(tool: ToolReference) -> str:
+    """A collision-free digest of one whole definition, metadata included.
+
+    A hash of canonical JSON (`[name, description, schema, metadata]`, keys sorted): JSON
+    quotes and escapes every string, so no choice of names and descriptions can make two
+    different definitions serialise alike, unlike a hash of fields joined by a separator.
+    """
+    payload = json.dumps(
+        [tool.name, tool.description, thaw(tool.input_schema), thaw(tool.metadata)],
+        sort_keys=True,
+        ensure_ascii=True,
+        separators=(",", ":"),
+        default=_tagged,
+    )
+    return hashlib.blake2b(payload.encode("ascii"), digest_size=16).hexdigest()
+
+
+def _tagged(value: object) -> object:
+    # Not JSON: tagged with its type, so it can't pass for the string of its repr.
+    return {"\x00type": type(value).__qualname__, "repr": repr(value)}
+
+
+def set_fingerprint(tools: Iterable[ToolReference]) -> str:
+    """A digest of a set of definitions, in any order: same tools, same fingerprint."""
+    digest = hashlib.blake2b(digest_size=16)
+    # Fixed-length hex keys, sorted: the concatenation is unambiguous.
+    for key in sorted(definition_key(tool) for tool in tools):
+        digest.update(key.encode("ascii"))
+    return digest.hexdigest()
+
+
+def new_set_id() -> str:
+    """A fresh set id: random, so two processes writing one store never pick the same."""
+    return uuid.uuid4().hex
+
+
+@dataclass(frozen=True, eq=False)
+class ToolSet:
+    """An immutable set of tool definitions, by name, as one engine indexes it.
+
+    A change makes a new `ToolSet` object (possibly under the same `id`, when the set is
+    updated in place), so a search that picked up a set sees it whole.
+    """
+
+    id: str
+    tools: Mapping[str, ToolReference]
+    fingerprint: str
+
+    @classmethod
+    def of(cls, set_id: str, tools: Iterable[ToolReference]) -> ToolSet:
+        by_name = {tool.name: tool for tool in tools}
+        return cls(set_id, MappingProxyType(by_name), set_fingerprint(by_name.values()))
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    @cached_property
+    def _by_folded_name(self) -> dict[str, list[str]]:
+        names: dict[str, list[str]] = {}
+        for name in self.tools:
+            names.setdefault(fold(name), []).append(name)
+        return names
+
+    def named(self, candidates: Sequence[str]) -> list[str]:
+        """Names of this set's tools among folded `candidates` (see `name_candidates`)."""
+        found: list[str] = []
+        lookup = self._by_folded_name
+        for candidate in candidates:
+            for name in lookup.get(candidate, ()):
+                if name not in found:
+                    found.append(name)
+        return found
+
+
+@dataclass(frozen=True)
+class StoredState:
+    """What a persistent backend hands back when it reopens: sessions and their sets."""
+
+    sessions: Mapping[str, str]
+    """Session id → set id."""
+    sets: Mapping[str, Sequence[ToolReference]]
+    """Set id → the set's tools."""
+
+
+@dataclass
+class ToolSets:
+    """Which set each session holds, and who holds each set (in memory, not thread-safe:
+    `ToolIndexBase` calls it under its write lock, and searches only read `session`)."""
+
+    _sessions: dict[str, ToolSet] = field(default_factory=dict)
+    _holders: dict[str, set[str]] = field(default_factory=dict)
+    _by_fingerprint: dict[str, ToolSet] = field(default_factory=dict)
+
+    def session(self, session_id: str) -> ToolSet | None:
+        return self._sessions.get(session_id)
+
+    def with_fingerprint(self, fingerprint: str) -> ToolSet | None:
+        return self._by_fingerprint.get(fingerprint)
+
+    def holders(self, set_id: str) -> frozenset[str]:
+        return frozenset(self._holders.get(set_id, ()))
+
+    def bind(self, session_id: str, toolset: ToolSet) -> ToolSet | None:
+        """Point a session at a set; returns the set it no longer holds, if nobody does."""
+        previous = self._sessions.get(session_id)
+        self._sessions[session_id] = toolset
+        self._holders.setdefault(toolset.id, set()).add(session_id)
+        self._by_fingerprint.setdefault(toolset.fingerprint, toolset)
+        if previous is not None and previous.id != toolset.id:
+            return self._release(session_id, previous)
+        return None
+
+    def unbind(self, session_id: str) -> ToolSet | None:
+        """Forget a session; returns its set if no other session holds it (to be dropped)."""
+        previous = self._sessions.pop(session_id, None)
+        return self._release(session_id, previous) if previous is not None else None
+
+    def replace(self, old: ToolSet, new: ToolSet) -> None:
+        """Swap a set updated in place (same id, new tools) in for every holder."""
+        if self._by_fingerprint.get(old.fingerprint) is old:
+            del self._by_fingerprint[old.fingerprint]
+        self._by_fingerprint.setdefault(new.fingerprint, new)
+        for session_id in self._holders.get(old.id, ()):
+            self._sessions[session_id] = new
+
+    def _release(self, session_id: str, toolset: ToolSet) -> ToolSet | None:
+        holders = self._holders.get(toolset.id)
+        if holders is not None:
+            holders.discard(session_id)
+            if holders:
+                return None
+            del self._holders[toolset.id]
+        if self._by_fingerprint.get(toolset.fingerprint) is toolset:
+            del self._by_fingerprint[toolset.fingerprint]
+        return toolset
+
+    @property
+    def session_ids(self) -> list[str]:
+        return list(self._sessions)
+
+    def set_count(self) -> int:
+        return len(self._holders)
