@@ -83,8 +83,17 @@ def main() -> None:
     points = []
     for count in (int(n) for n in args.sessions.split(",")):
         command = [
-            sys.executable, __file__, "--child", "--backend", args.backend,
-            "--catalog", args.catalog, "--tools", str(args.tools), "--sessions", str(count),
+            sys.executable,
+            __file__,
+            "--child",
+            "--backend",
+            args.backend,
+            "--catalog",
+            args.catalog,
+            "--tools",
+            str(args.tools),
+            "--sessions",
+            str(count),
         ]
         command += [f"--option={item}" for item in args.option]
         output = subprocess.run(command, capture_output=True, text=True)

@@ -296,7 +296,7 @@ def test_invalid_arguments_and_raising_tools_come_back_as_tool_errors(
 
 def test_a_search_backend_failure_is_a_tool_error() -> None:
     class BrokenIndex(ReferenceToolIndex):
-        def _search(self, *args: object) -> tuple[list[object], int]:  # type: ignore[override]
+        def _search_set(self, *args: object) -> tuple[list[object], int]:  # type: ignore[override]
             raise OSError("disk gone")
 
     model = ScriptedChatModel([calls(call("tool_search", query="weather")), answer("ok")])
@@ -369,13 +369,13 @@ def test_session_id_comes_from_the_configured_context_key() -> None:
 def test_indexing_is_skipped_when_the_tool_set_is_unchanged() -> None:
     index = ReferenceToolIndex()
     calls_to_index: list[str] = []
-    original = index._index
+    original = index.replace_tools
 
     def counting(session_id: str, tools: object) -> None:
         calls_to_index.append(session_id)
-        original(session_id, tools)  # type: ignore[arg-type]
+        original(session_id, tools)
 
-    index._index = counting  # type: ignore[method-assign]
+    index.replace_tools = counting  # type: ignore[method-assign]
     model = ScriptedChatModel([answer("a"), answer("b")])
     advisor = make_advisor(model, index=index)
     assert advisor.run("x", session_id="s").indexed is True
@@ -589,11 +589,11 @@ def test_a_session_indexing_a_large_catalog_does_not_stall_other_sessions() -> N
     indexing = threading.Event()
 
     class SlowIndex(ReferenceToolIndex):
-        def _index(self, session_id: str, tools: object) -> None:  # type: ignore[override]
+        def replace_tools(self, session_id: str, tools: object) -> None:
             if session_id == "slow":
                 indexing.set()
                 assert release.wait(10), "the other session never finished"
-            super()._index(session_id, tools)  # type: ignore[arg-type]
+            super().replace_tools(session_id, tools)
 
     index = SlowIndex()
     sessions = SessionManager(index)

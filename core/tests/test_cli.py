@@ -21,9 +21,9 @@ import toolscout
 import toolscout.cli
 import toolscout.loading
 import toolscout.plugins
-from pydantic import BaseModel, ConfigDict
 from stevedore.extension import ExtensionManager
 from toolscout.cli import DEMO_QUERIES, coerce_options, main, options_for, parse_options
+from toolscout.options import IndexOptions
 from toolscout.plugins import PluginRegistry, registry
 from toolscout.progress import ProgressBar
 from toolscout.savings import search_tool
@@ -72,15 +72,18 @@ class TunedIndex(ReferenceToolIndex):
     name: ClassVar[str] = "tuned"
     built: ClassVar[list[TunedIndex]] = []
 
-    class Options(BaseModel):
-        model_config = ConfigDict(extra="forbid")
+    class Options(IndexOptions):
         boost: float = 0.0
         label: str = ""
         exact: bool = False
 
-    def __init__(self, boost: float = 0.0, label: str = "", exact: bool = False) -> None:
-        super().__init__()
-        self.boost, self.label, self.exact = boost, label, exact
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.boost, self.label, self.exact = (
+            self.options.boost,
+            self.options.label,
+            self.options.exact,
+        )
         TunedIndex.built.append(self)
 
 
@@ -174,7 +177,7 @@ def test_backends_json_lists_name_distribution_version_and_capabilities(
         "name": "reference",
         "distribution": "local",
         "version": "",
-        "capabilities": ["remove_tools", "metadata_filter"],
+        "capabilities": ["remove_tools", "metadata_filter", "min_score"],
     }
     assert "tuned" in by_name
     assert isinstance(data["failures"], list)

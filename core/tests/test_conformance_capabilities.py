@@ -9,59 +9,78 @@ run, and a backend author can see what passing them takes.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from toolscout import Capabilities, ToolHit, ToolReference
+from toolscout import (
+    Capabilities,
+    ToolHit,
+    ToolReference,
+    ToolSearchRequest,
+    ToolSearchResponse,
+)
 from toolscout.testing import ReferenceToolIndex, ToolIndexConformance
 from toolscout.testing.capabilities import MinScoreTests, PersistenceTests
 from toolscout.testing.fixtures import Reopen
+from toolscout.toolsets import StoredState, ToolSet
 
 
 class JsonFileIndex(ReferenceToolIndex):
-    """The reference index, written to a JSON file after every change."""
+    """The reference index, its sets and sessions written to a JSON file after each change."""
 
     name: ClassVar[str] = "json-file"
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        remove_tools=True, metadata_filter=True, persistent=True, min_score=True
-    )
+    capabilities: ClassVar[Capabilities] = Capabilities(persistent=True)
 
     def __init__(self, path: Path, min_score: float = 0.0) -> None:
-        super().__init__()
+        super().__init__(min_score=min_score)
         self.path = path
-        self.min_score = min_score
+        self._claim_path(path)
+        self._sessions: dict[str, str] = {}
+        self._stored: dict[str, list[dict[str, Any]]] = {}
         if path.exists():
             data = json.loads(path.read_text())
-            self._sessions = {
-                session: {t["name"]: ToolReference.from_dict(t) for t in tools}
-                for session, tools in data.items()
-            }
+            self._sessions, self._stored = data["sessions"], data["sets"]
+            for set_id, tools in self._stored.items():
+                super()._create_set(ToolSet.of(set_id, map(ToolReference.from_dict, tools)))
+        self._restore()
 
     def _save(self) -> None:
-        with self._lock:
-            data = {s: [t.to_dict() for t in tools.values()] for s, tools in self._sessions.items()}
-        self.path.write_text(json.dumps(data))
+        self.path.write_text(json.dumps({"sessions": self._sessions, "sets": self._stored}))
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        super()._index(session_id, tools)
+    def _create_set(self, toolset: ToolSet) -> None:
+        super()._create_set(toolset)
+        self._stored[toolset.id] = [tool.to_dict() for tool in toolset.tools.values()]
         self._save()
 
-    def _clear(self, session_id: str) -> None:
-        super()._clear(session_id)
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
+        self._create_set(new)
+
+    def _drop_set(self, toolset: ToolSet) -> None:
+        super()._drop_set(toolset)
+        self._stored.pop(toolset.id, None)
         self._save()
 
-    def remove_tools(self, session_id: str, names: Any) -> None:
-        super().remove_tools(session_id, names)
+    def _store_session(self, session_id: str, set_id: str | None) -> None:
+        if set_id is None:
+            self._sessions.pop(session_id, None)
+        else:
+            self._sessions[session_id] = set_id
         self._save()
 
-    def _search(
-        self, session_id: str, query: str, limit: int, metadata_filter: Mapping[str, Any] | None
-    ) -> tuple[list[ToolHit], int]:
-        hits, total = super()._search(session_id, query, limit, metadata_filter)
-        kept = [hit for hit in hits if hit.score >= self.min_score]
-        return kept, total - (len(hits) - len(kept))
+    def _stored_state(self) -> StoredState:
+        sets = {
+            set_id: [ToolReference.from_dict(tool) for tool in tools]
+            for set_id, tools in self._stored.items()
+        }
+        return StoredState(dict(self._sessions), sets)
 
 
 class TestJsonFileIndex(ToolIndexConformance):
@@ -91,7 +110,9 @@ def test_reopen_test_catches_an_index_that_does_not_persist(tmp_path: Path) -> N
 
     index = Forgetful(tmp_path / "forgetful.json")
     with pytest.raises(AssertionError):
-        PersistenceTests().test_tools_survive_reopen(index, lambda old: Forgetful(old.path))
+        PersistenceTests().test_tools_survive_reopen(
+            index, lambda old: (old.close(), Forgetful(old.path))[1]
+        )
 
 
 def test_min_score_test_catches_an_index_that_ignores_it(tmp_path: Path) -> None:
@@ -99,14 +120,14 @@ def test_min_score_test_catches_an_index_that_ignores_it(tmp_path: Path) -> None
     does for any query) fails the min_score test."""
 
     class Lax(JsonFileIndex):
-        def _search(
-            self, session_id: str, query: str, limit: int, metadata_filter: Any
-        ) -> tuple[list[ToolHit], int]:
-            hits, _ = super()._search(session_id, query, limit, metadata_filter)
-            found = {hit.name for hit in hits}
-            weak = [ToolHit(n, 0.01) for n in sorted(self.tools(session_id)) if n not in found]
-            everything = [*hits, *weak]
-            return everything[:limit], len(everything)
+        def search(self, request: ToolSearchRequest) -> ToolSearchResponse:
+            response = super().search(request)
+            found = set(response.names)
+            weak = [
+                ToolHit(n, 0.01) for n in sorted(self.tools(request.session_id)) if n not in found
+            ]
+            everything = [*response.references, *weak][: request.limit(5)]
+            return ToolSearchResponse(tuple(everything), len(everything), response.metadata)
 
     index = Lax(tmp_path / "lax.json", min_score=3.0)
     with pytest.raises(AssertionError):

@@ -188,11 +188,11 @@ class _FailsOnSecondQuery(ReferenceToolIndex):
         super().__init__()
         self.calls = 0
 
-    def _search(self, *args: object, **kwargs: object) -> tuple[list[ToolHit], int]:
+    def _search_set(self, *args: object, **kwargs: object) -> tuple[list[ToolHit], int]:
         self.calls += 1
         if self.calls == 2:
             raise RuntimeError("engine exploded")
-        return super()._search(*args, **kwargs)  # type: ignore[arg-type]
+        return super()._search_set(*args, **kwargs)  # type: ignore[arg-type]
 
 
 def test_evaluate_names_the_query_a_backend_failed_on() -> None:

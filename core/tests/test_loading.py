@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 
 import pytest
 import toolscout
-from pydantic import BaseModel, ConfigDict
 from toolscout import ConfigError, ToolReference, ToolSearchRequest, UnknownBackendError
+from toolscout.options import IndexOptions
 from toolscout.plugins import registry
 from toolscout.testing import ReferenceToolIndex
 
@@ -25,15 +25,13 @@ class OptionsIndex(ReferenceToolIndex):
 
     name: ClassVar[str] = "optioned"
 
-    class Options(BaseModel):
-        model_config = ConfigDict(extra="forbid")
+    class Options(IndexOptions):
         path: str = ":memory:"
         threads: int = 1
 
-    def __init__(self, path: str = ":memory:", threads: int = 1) -> None:
-        super().__init__()
-        self.path = path
-        self.threads = threads
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.path, self.threads = self.options.path, self.options.threads
 
 
 class PlainIndex(ReferenceToolIndex):
@@ -119,7 +117,7 @@ def test_an_unknown_option_names_it_and_lists_the_allowed_options() -> None:
     message = str(caught.value)
     assert "option of backend optioned 'pth' = 'x'" in message
     assert "did you mean 'path'?" in message
-    assert "allowed keys: path, threads" in message
+    assert "max_results, path, threads" in message
 
 
 def test_a_bad_option_value_names_the_option_and_value() -> None:

@@ -7,13 +7,15 @@ so the plugins installed in the environment never change the outcome.
 from __future__ import annotations
 
 import types
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import pytest
 import toolscout
-from toolscout import PluginLoadError, ToolHit, ToolIndexBase, ToolReference, UnknownBackendError
+from toolscout import PluginLoadError, ToolHit, ToolIndexBase, UnknownBackendError
+from toolscout.index import Query
 from toolscout.plugins import FIRST_PARTY, PluginRegistry
+from toolscout.toolsets import ToolSet
 
 
 class EchoIndex(ToolIndexBase):
@@ -21,16 +23,14 @@ class EchoIndex(ToolIndexBase):
 
     name: ClassVar[str] = "echo"
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+    def _create_set(self, toolset: ToolSet) -> None:
         pass
 
-    def _search(
-        self, session_id: str, query: str, limit: int, metadata_filter: Mapping[str, Any] | None
-    ) -> tuple[list[ToolHit], int]:
+    def _drop_set(self, toolset: ToolSet) -> None:
+        pass
+
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         return [], 0
-
-    def _clear(self, session_id: str) -> None:
-        pass
 
 
 def plugin_module(name: str, **hooks: Callable[..., None]) -> types.ModuleType:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 import pytest
 from toolscout import (
@@ -31,13 +31,13 @@ class CountingIndex(ReferenceToolIndex):
         self.indexed: list[str] = []
         self.cleared: list[str] = []
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+    def replace_tools(self, session_id: str, tools: Iterable[ToolReference]) -> None:
         self.indexed.append(session_id)
-        super()._index(session_id, tools)
+        super().replace_tools(session_id, tools)
 
-    def _clear(self, session_id: str) -> None:
+    def clear_index(self, session_id: str) -> None:
         self.cleared.append(session_id)
-        super()._clear(session_id)
+        super().clear_index(session_id)
 
 
 def found(index: ReferenceToolIndex, session_id: str, query: str = "weather email") -> list[str]:

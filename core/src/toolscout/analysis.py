@@ -25,7 +25,7 @@ import threading
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from toolscout.porter import stem
 from toolscout.text import split_identifier
@@ -171,7 +171,7 @@ class Analyzer:
         return analysed
 
 
-@lru_cache(maxsize=None)
+@cache
 def analyzer(*, stemming: bool = True, stop_words: bool = True) -> Analyzer:
     """The process-wide analyzer for a configuration (one per combination of options)."""
     return Analyzer(stemming=stemming, stop_words=stop_words)

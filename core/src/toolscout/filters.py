@@ -2,12 +2,12 @@
 
 `ToolSearchRequest.metadata_filter` maps keys to what a tool's `metadata` must hold:
 
-| filter value | a tool matches when its metadata ... |
-|---|---|
-| `None` | lacks the key, or holds `None` under it |
-| a scalar (`"github"`, `3`, `True`) | holds an equal value (`True` is not `1`), or a list containing one |
-| a list (`["github", "slack"]`) | matches any of the list's values by the scalar rule; `[]` matches nothing |
-| a mapping | holds an equal mapping |
+- `None`: the tool's metadata lacks the key, or holds `None` under it;
+- a scalar (`"github"`, `3`, `True`): it holds an equal value (`True` is not `1`), or a
+  list containing one;
+- a list (`["github", "slack"]`): it matches any of the list's values by the scalar rule;
+  `[]` matches nothing;
+- a mapping: it holds an equal mapping.
 
 Every key must match. Core evaluates the filter over the session's tool set and hands the
 engine the names that passed, so the filter applies before the result limit, the same way

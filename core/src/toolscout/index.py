@@ -16,7 +16,7 @@ import threading
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -111,7 +111,6 @@ def normalize_tools(tools: Iterable[ToolReference] | Any) -> list[ToolReference]
     return list(by_name.values())
 
 
-
 def check_names(names: object) -> list[str]:
     """The tool names of a `remove_tools` call, checked: a collection of strings."""
     if isinstance(names, (str, bytes)):
@@ -193,10 +192,14 @@ class ToolIndexBase(ABC):
     def __init__(self, **options: Any) -> None:
         from toolscout.options import IndexOptions, parse_options
 
-        self.options = parse_options(self.name, self.Options or IndexOptions, options)
-        self.analyzer = analyzer(
-            stemming=self.options.stemming, stop_words=self.options.stop_words
-        )
+        model = self.Options or IndexOptions
+        if not issubclass(model, IndexOptions):
+            raise TypeError(
+                f"{type(self).__name__}.Options must subclass toolscout.options.IndexOptions "
+                "(or PersistentOptions), so every backend shares one option vocabulary"
+            )
+        self.options = parse_options(self.name, model, options)
+        self.analyzer = analyzer(stemming=self.options.stemming, stop_words=self.options.stop_words)
         self._sets = ToolSets()
         self._write_lock = threading.RLock()
         self._claimed: str | None = None
@@ -347,9 +350,7 @@ class ToolIndexBase(ABC):
             if current is not None and self._sets.holders(current.id) == {session_id}:
                 # Held by this session alone: change it in place, only what changed.
                 updated = ToolSet(current.id, wanted.tools, wanted.fingerprint)
-                changed = [
-                    tool for name, tool in tools.items() if current.tools.get(name) != tool
-                ]
+                changed = [tool for name, tool in tools.items() if current.tools.get(name) != tool]
                 gone = [name for name in current.tools if name not in tools]
                 self._update_set(current, updated, changed, gone)
                 self._sets.replace(current, updated)

@@ -2,19 +2,31 @@
 
 Core's tests run the conformance suite against every one of them and check that the suite
 fails each for the right reason, which is how we know the suite catches those bugs. They
-are public so a backend author can see what each test is meant to catch.
+are public so a backend author can see what each test is meant to catch. Most bugs live in
+the engine methods a backend writes; the few that core's bookkeeping now rules out for a
+`ToolIndexBase` subclass are planted in the public methods, as a backend written from
+scratch against the `ToolIndex` protocol could have them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
+from toolscout.index import Query, check_session_id
 from toolscout.testing.reference import ReferenceToolIndex
 from toolscout.text import words
-from toolscout.types import ToolHit, ToolReference
+from toolscout.toolsets import ToolSet
+from toolscout.types import (
+    MAX_RESULTS_LIMIT,
+    ToolHit,
+    ToolReference,
+    ToolSearchRequest,
+    ToolSearchResponse,
+)
 
 __all__ = [
     "BROKEN_INDEXES",
@@ -33,16 +45,14 @@ __all__ = [
 
 
 class LeakyIndex(ReferenceToolIndex):
-    """Searches every session's tools, not just the caller's."""
+    """Searches every tool set it holds, not just the session's."""
 
     name: ClassVar[str] = "broken-leaky"
 
-    def tools(self, session_id: str) -> dict[str, ToolReference]:
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         with self._lock:
-            merged: dict[str, ToolReference] = {}
-            for session in self._sessions.values():
-                merged.update(session)
-            return merged
+            everything = [tool for held in self._engine.values() for tool in held.tools.values()]
+        return self._score(everything, query)
 
 
 class UnboundedIndex(ReferenceToolIndex):
@@ -50,10 +60,8 @@ class UnboundedIndex(ReferenceToolIndex):
 
     name: ClassVar[str] = "broken-unbounded"
 
-    def _search(
-        self, session_id: str, query: str, limit: int, metadata_filter: Mapping[str, Any] | None
-    ) -> tuple[list[ToolHit], int]:
-        return super()._search(session_id, query, 1_000_000, metadata_filter)
+    def search(self, request: ToolSearchRequest) -> ToolSearchResponse:
+        return super().search(dataclasses.replace(request, max_results=MAX_RESULTS_LIMIT))
 
 
 class StickyClearIndex(ReferenceToolIndex):
@@ -61,44 +69,47 @@ class StickyClearIndex(ReferenceToolIndex):
 
     name: ClassVar[str] = "broken-sticky-clear"
 
-    def _clear(self, session_id: str) -> None:
-        pass
+    def clear_index(self, session_id: str) -> None:
+        check_session_id(session_id)
 
 
 class ForgetfulReindexIndex(ReferenceToolIndex):
-    """Re-indexing a name the session holds deletes the tool instead of replacing it."""
+    """Updating a tool the set holds deletes it instead of replacing it."""
 
     name: ClassVar[str] = "broken-forgetful-reindex"
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
+        # The bug: an update of a name already held becomes a delete.
+        updated = {tool.name for tool in changed if tool.name in old.tools}
+        kept = [tool for name, tool in new.tools.items() if name not in updated]
         with self._lock:
-            session = self._sessions.setdefault(session_id, {})
-            for tool in tools:
-                if tool.name in session:
-                    del session[tool.name]  # the bug: an update becomes a delete
-                else:
-                    session[tool.name] = tool
+            self._engine[new.id] = ToolSet.of(new.id, kept)
 
 
 class StaleIndex(ReferenceToolIndex):
-    """Builds a session's search snapshot on first search and never refreshes it, as a
-    DuckDB FTS index does when the table changes under it."""
+    """Ignores in-place updates of a set, as a DuckDB FTS index ignores changes to its
+    table: the set stays as it was first indexed."""
 
     name: ClassVar[str] = "broken-stale"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._snapshots: dict[str, dict[str, ToolReference]] = {}
-
-    def tools(self, session_id: str) -> dict[str, ToolReference]:
-        with self._lock:
-            if session_id not in self._snapshots:
-                self._snapshots[session_id] = dict(self._sessions.get(session_id, {}))
-            return dict(self._snapshots[session_id])
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
+        pass
 
 
 class DuplicatingIndex(ReferenceToolIndex):
-    """Appends re-indexed tools instead of replacing them, so a name can be hit twice."""
+    """Appends updated tools instead of replacing them, so a name can be hit twice."""
 
     name: ClassVar[str] = "broken-duplicating"
 
@@ -106,29 +117,34 @@ class DuplicatingIndex(ReferenceToolIndex):
         super().__init__()
         self._copies: dict[str, list[ToolReference]] = {}
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        super()._index(session_id, tools)
+    def _create_set(self, toolset: ToolSet) -> None:
+        super()._create_set(toolset)
         with self._lock:
-            self._copies.setdefault(session_id, []).extend(tools)
+            self._copies[toolset.id] = list(toolset.tools.values())
 
-    def _clear(self, session_id: str) -> None:
-        super()._clear(session_id)
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
         with self._lock:
-            self._copies.pop(session_id, None)
+            copies = self._copies.setdefault(new.id, [])
+            copies[:] = [tool for tool in copies if tool.name not in set(removed)]
+            copies.extend(changed)
 
-    def _search(
-        self, session_id: str, query: str, limit: int, metadata_filter: Mapping[str, Any] | None
-    ) -> tuple[list[ToolHit], int]:
-        terms = set(words(query))
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        terms = set(words(query.text))
         with self._lock:
-            copies = list(self._copies.get(session_id, []))
+            copies = list(self._copies.get(toolset.id, []))
         hits = [
             ToolHit(tool.name, float(len(terms & set(words(tool.text.all)))), tool.summary)
             for tool in copies
             if terms & set(words(tool.text.all))
         ]
         hits.sort(key=lambda hit: -hit.score)
-        return hits[:limit], len(hits)
+        return hits[: query.limit], len(hits)
 
 
 class UnsortedIndex(ReferenceToolIndex):
@@ -136,29 +152,25 @@ class UnsortedIndex(ReferenceToolIndex):
 
     name: ClassVar[str] = "broken-unsorted"
 
-    def _search(
-        self, session_id: str, query: str, limit: int, metadata_filter: Mapping[str, Any] | None
-    ) -> tuple[list[ToolHit], int]:
-        hits, total = super()._search(session_id, query, limit, metadata_filter)
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        hits, total = super()._search_set(toolset, query)
         return hits[::-1], total
 
 
 class NameBlindIndex(ReferenceToolIndex):
-    """Searches descriptions only, so a tool's name does not find it."""
+    """Searches descriptions only, so the words of a tool's name do not find it."""
 
     name: ClassVar[str] = "broken-name-blind"
 
-    def _search(
-        self, session_id: str, query: str, limit: int, metadata_filter: Mapping[str, Any] | None
-    ) -> tuple[list[ToolHit], int]:
-        terms = set(words(query))
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        terms = set(words(query.text))
         hits = [
             ToolHit(tool.name, float(len(terms & set(words(tool.description)))), tool.summary)
-            for tool in self.tools(session_id).values()
+            for tool in toolset.tools.values()
             if terms & set(words(tool.description))
         ]
         hits.sort(key=lambda hit: (-hit.score, hit.name))
-        return hits[:limit], len(hits)
+        return hits[: query.limit], len(hits)
 
 
 class ErrorLeakingIndex(ReferenceToolIndex):
@@ -166,11 +178,9 @@ class ErrorLeakingIndex(ReferenceToolIndex):
 
     name: ClassVar[str] = "broken-error-leaking"
 
-    def _search(
-        self, session_id: str, query: str, limit: int, metadata_filter: Mapping[str, Any] | None
-    ) -> tuple[list[ToolHit], int]:
-        re.compile(query)
-        return super()._search(session_id, query, limit, metadata_filter)
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        re.compile(query.text)
+        return super()._search_set(toolset, query)
 
 
 class HangingIndex(ReferenceToolIndex):
@@ -180,17 +190,15 @@ class HangingIndex(ReferenceToolIndex):
     name: ClassVar[str] = "broken-hanging"
     stall_s: ClassVar[float] = 30.0
 
-    def _search(
-        self, session_id: str, query: str, limit: int, metadata_filter: Mapping[str, Any] | None
-    ) -> tuple[list[ToolHit], int]:
-        if "(a+)+" in query:
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        if "(a+)+" in query.text:
             time.sleep(self.stall_s)
-        return super()._search(session_id, query, limit, metadata_filter)
+        return super()._search_set(toolset, query)
 
 
 class RacyIndex(ReferenceToolIndex):
-    """Keeps the session being written in a shared attribute without a lock, so threads
-    writing different sessions at once file tools under each other's sessions."""
+    """Keeps the set being searched in a shared attribute without a lock, so threads
+    searching different sessions at once answer from each other's sets."""
 
     name: ClassVar[str] = "broken-racy"
 
@@ -198,12 +206,14 @@ class RacyIndex(ReferenceToolIndex):
         super().__init__()
         self._current = ""
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        self._current = session_id
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        self._current = toolset.id
         time.sleep(0.002)  # widens the race the way real I/O would
-        session = self._sessions.setdefault(self._current, {})
-        for tool in tools:
-            session[tool.name] = tool
+        with self._lock:
+            held = self._engine.get(self._current)
+        if held is None:
+            return [], 0
+        return super()._search_set(held, query)
 
 
 #: Every broken index, by the bug it has.

@@ -245,13 +245,17 @@ class ReindexTests(ConformanceFixtures):
         """Failure: indexing the same name several times left several copies, which show
         up as repeated hits or an inflated total."""
         session = unique_session()
+        for revision in ("first", "second", "third"):
+            index.index_tool(
+                session,
+                ToolReference("vault_rotate_keys", f"Rotate the keys of a vault ({revision})."),
+            )
         tool = ToolReference("vault_rotate_keys", "Rotate the encryption keys of a vault.")
-        for _ in range(3):
-            index.index_tool(session, tool)
         index.index_tools(session, [tool, tool])
-        response = search(index, session, "vault_rotate_keys")
-        assert names_of(response) == ["vault_rotate_keys"]
-        assert response.total_matches == 1
+        for query in ("vault_rotate_keys", "rotate the vault keys"):
+            response = search(index, session, query)
+            assert names_of(response) == ["vault_rotate_keys"], query
+            assert response.total_matches == 1, query
 
     def test_reindex_in_one_batch_keeps_last_definition(self, index: Any) -> None:
         """Failure: a batch naming one tool twice kept the first definition, or both."""

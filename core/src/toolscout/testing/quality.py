@@ -19,6 +19,7 @@ from toolscout.testing.sample_catalog import (
     sample_tools,
 )
 from toolscout.testing.support import names_of, search, unique_session
+from toolscout.text import split_identifier
 from toolscout.types import ToolReference
 
 __all__ = ["TOP_K", "RankingFloorTests"]
@@ -45,6 +46,18 @@ class RankingFloorTests(ConformanceFixtures):
             if names[:1] != [tool.name]:
                 misses[tool.name] = names[:3]
         assert not misses, f"exact names not ranked first (name: top 3): {misses}"
+
+    def test_name_words_find_the_tool(self, index: Any) -> None:
+        """Failure: searching the words of a tool's name (`create issue github` for
+        `github_create_issue`) did not find it in the top 5: the engine ignores names."""
+        session = self._catalog_session(index)
+        misses = {}
+        for tool in SAMPLE_TOOLS:
+            query = " ".join(reversed(split_identifier(tool.name)))
+            names = names_of(search(index, session, query, 5))
+            if tool.name not in names:
+                misses[query] = names[:3]
+        assert len(misses) <= len(SAMPLE_TOOLS) // 10, f"name words missed (top 3): {misses}"
 
     def test_exact_name_with_dots_slashes_and_dashes_ranks_first(self, index: Any) -> None:
         """Failure: a tool whose name holds `.`, `/`, `-` or `:` (as in BFCL or MCP

@@ -9,12 +9,13 @@ so core is tested with no backend installed.
 from __future__ import annotations
 
 import threading
-from typing import ClassVar
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
 
 from toolscout.index import Capabilities, Query, ToolIndexBase
 from toolscout.text import words
 from toolscout.toolsets import ToolSet
-from toolscout.types import ToolHit
+from toolscout.types import ToolHit, ToolReference
 
 __all__ = ["ReferenceToolIndex"]
 
@@ -25,8 +26,8 @@ class ReferenceToolIndex(ToolIndexBase):
     name: ClassVar[str] = "reference"
     capabilities: ClassVar[Capabilities] = Capabilities()
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self._engine: dict[str, ToolSet] = {}
         self._lock = threading.Lock()
 
@@ -34,7 +35,13 @@ class ReferenceToolIndex(ToolIndexBase):
         with self._lock:
             self._engine[toolset.id] = toolset
 
-    def _update_set(self, old, new, changed, removed) -> None:  # type: ignore[no-untyped-def]
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
         with self._lock:
             self._engine[new.id] = new
 
@@ -52,9 +59,12 @@ class ReferenceToolIndex(ToolIndexBase):
             held = self._engine.get(toolset.id)
         if held is None:
             return [], 0
+        return self._score(held.tools.values(), query)
+
+    def _score(self, tools: Iterable[ToolReference], query: Query) -> tuple[list[ToolHit], int]:
         terms = set(words(query.text))
         scored = []
-        for tool in held.tools.values():
+        for tool in tools:
             if query.allowed is not None and tool.name not in query.allowed:
                 continue
             text = tool.text

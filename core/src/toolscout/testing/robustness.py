@@ -130,12 +130,14 @@ class BadInputTests(ConformanceFixtures):
             ToolSearchRequest(unique_session(), "weather", value)
 
     def test_tool_without_description_is_findable_by_name(self, index: Any) -> None:
-        """Failure: a tool with an empty description crashed indexing or was not found
-        first by its exact name."""
+        """Failure: a tool with an empty description crashed indexing, or was not found
+        first by its exact name, or not at all by the words of its name (the engine does
+        not search names)."""
         session = self._session(index)
         tool = ToolReference("ping_health_endpoint")
         call_with_deadline(lambda: index.index_tool(session, tool), self.deadline_s, "index")
         assert names_of(search(index, session, tool.name, 5))[:1] == [tool.name]
+        assert tool.name in names_of(search(index, session, "ping health endpoint", 5))
 
     @pytest.mark.parametrize("kind", sorted(MALFORMED_SCHEMAS))
     def test_malformed_schema_indexes_and_is_findable(self, index: Any, kind: str) -> None:

@@ -1,9 +1,18 @@
 """A Hypothesis state machine that checks a backend against a plain-dict model.
 
-The machine applies `index_tool`, `index_tools`, `clear_index`, `remove_tools` (when the
-backend declares it) and searches to the index and to the model, `{session: {name: tool}}`,
-and checks every search: only names the model says the session holds, no duplicates, at
-most `max_results`, scores descending, and a held tool's exact name finds it.
+The machine applies `index_tool`, `index_tools`, `replace_tools`, `clear_index`,
+`remove_tools` (when the backend declares it) and searches to the index and to the model,
+`{session: {name: tool}}`, and checks every search: only names the model says the session
+holds, no duplicates, at most `max_results`, scores descending, and a held tool's exact name
+finds it.
+
+Sessions often hold identical tool sets (a shared catalog, or the same marked tools), so
+the backend's shared sets, copy-on-write and in-place updates are all exercised. Every
+marked tool carries a word of its own (its marker) in its description, and searching a
+marker is the engine-level check: a keyword backend must return exactly the held tool whose
+current definition carries it, so an old copy, another session's tool or a lost update
+shows up. Marked tools take names built to collide (separators, control characters,
+Unicode normalisation forms).
 
 Each run of the machine draws its own session ids, so one (function-scoped) index serves
 every run and nothing carries over between runs.
@@ -33,6 +42,27 @@ from toolscout.types import ToolReference, ToolSearchRequest
 __all__ = ["StateMachineTests", "ToolIndexStateMachine", "machine_for", "run_machine"]
 
 _SESSIONS = ("a", "b", "c")
+# Names built to collide under naive keys: joined by separators, control characters, and
+# the composed and decomposed forms of one accented name.
+_MARKED_NAMES = (
+    "pay\x01transfer",
+    "pay",
+    "pay|transfer",
+    "Café",
+    "Cafe\u0301",
+    "ops.alpha_tool",
+    "ops/alpha-tool",
+)
+# Consonants only, and no s or y: Porter stemming leaves such a word as it is.
+_MARKER_LETTERS = "bcdfghjklmnpqrtvwxz"
+
+
+def _marker(number: int) -> str:
+    letters = []
+    for _ in range(4):
+        number, digit = divmod(number, len(_MARKER_LETTERS))
+        letters.append(_MARKER_LETTERS[digit])
+    return "zq" + "".join(letters)
 
 
 class ToolIndexStateMachine(RuleBasedStateMachine):
@@ -47,6 +77,21 @@ class ToolIndexStateMachine(RuleBasedStateMachine):
         # Every name indexed in this run, held or not: searching a cleared, removed or
         # other session's name is how leaks and stale copies show up.
         self.seen: set[str] = set()
+        self.markers: list[str] = []
+        self.catalog = [self.marked(name) for name in _MARKED_NAMES[:4]]
+
+    def marked(self, name: str) -> ToolReference:
+        """A new definition of `name` whose description carries a marker of its own."""
+        marker = _marker(len(self.markers) + 1000 * int(self.run_id[:4], 16))
+        self.markers.append(marker)
+        return ToolReference(name, f"Handles {marker} requests.", {"type": "object"})
+
+    def hold(self, session: str, tools: list[ToolReference], replace: bool = False) -> None:
+        if replace:
+            self.model[session].clear()
+        for tool in tools:
+            self.model[session][tool.name] = tool
+            self.seen.add(tool.name)
 
     def sid(self, session: str) -> str:
         return f"sm-{self.run_id}-{session}"
@@ -138,6 +183,49 @@ class ToolIndexStateMachine(RuleBasedStateMachine):
     @rule(session=st.sampled_from(_SESSIONS), query=free_text, max_results=st.integers(1, 10))
     def search_free_text(self, session: str, query: str, max_results: int) -> None:
         self.check(session, query, max_results, tolerate_value_error=True)
+
+    @rule(session=st.sampled_from(_SESSIONS), name=st.sampled_from(_MARKED_NAMES))
+    def index_marked_tool(self, session: str, name: str) -> None:
+        tool = self.marked(name)
+        self.index.index_tool(self.sid(session), tool)
+        self.hold(session, [tool])
+        self.expect_marker(session, tool.description.split()[1])
+
+    @rule(session=st.sampled_from(_SESSIONS))
+    def index_shared_catalog(self, session: str) -> None:
+        # Sessions that hold nothing else end up holding one identical set.
+        self.index.index_tools(self.sid(session), self.catalog)
+        self.hold(session, self.catalog)
+
+    @rule(session=st.sampled_from(_SESSIONS), other=st.sampled_from(_SESSIONS))
+    def replace_with_other_session_tools(self, session: str, other: str) -> None:
+        # The session's tools become exactly another session's: the two share one set.
+        tools = list(self.model[other].values())
+        replace = getattr(self.index, "replace_tools", None)
+        if replace is not None:
+            replace(self.sid(session), tools)
+        else:
+            self.index.clear_index(self.sid(session))
+            self.index.index_tools(self.sid(session), tools)
+        self.hold(session, tools, replace=True)
+
+    @precondition(lambda self: bool(self.markers))
+    @rule(session=st.sampled_from(_SESSIONS), data=st.data())
+    def search_marker(self, session: str, data: st.DataObject) -> None:
+        self.expect_marker(session, data.draw(st.sampled_from(self.markers)))
+
+    def expect_marker(self, session: str, marker: str) -> None:
+        """A keyword backend finds exactly the held tool whose definition has `marker`."""
+        held = self.model[session]
+        response = self.check(session, marker, max(1, len(held)), tolerate_value_error=False)
+        if self.index.capabilities.vectors:
+            return  # semantic neighbours may rank anything; `check` saw only held names
+        expected = [name for name, tool in held.items() if marker in tool.description]
+        assert [hit.name for hit in response.references] == expected, (
+            f"searching marker {marker!r} returned {[h.name for h in response.references]}, "
+            f"expected {expected}: an old definition, a lost update, or another session's "
+            f"tool; session holds {sorted(held)}"
+        )
 
     @precondition(lambda self: any(self.model.values()))
     @rule(data=st.data())
