@@ -23,7 +23,7 @@ from toolscout import (
 )
 from toolscout.testing import ReferenceToolIndex, ToolIndexConformance
 from toolscout.testing.capabilities import MinScoreTests, PersistenceTests
-from toolscout.testing.fixtures import Reopen
+from toolscout.testing.fixtures import OpenAgain, Reopen
 from toolscout.toolsets import StoredState, ToolSet
 
 
@@ -33,8 +33,8 @@ class JsonFileIndex(ReferenceToolIndex):
     name: ClassVar[str] = "json-file"
     capabilities: ClassVar[Capabilities] = Capabilities(persistent=True)
 
-    def __init__(self, path: Path, min_score: float = 0.0) -> None:
-        super().__init__(min_score=min_score)
+    def __init__(self, path: Path, **options: Any) -> None:
+        super().__init__(**options)
         self.path = path
         self._claim_path(path)
         self._sessions: dict[str, str] = {}
@@ -95,6 +95,14 @@ class TestJsonFileIndex(ToolIndexConformance):
             return JsonFileIndex(index.path)
 
         return reopen
+
+    @pytest.fixture
+    def open_again(self) -> OpenAgain:
+        return lambda index: JsonFileIndex(index.path)
+
+    @pytest.fixture
+    def build_with_options(self, tmp_path: Path) -> Any:
+        return lambda **options: JsonFileIndex(tmp_path / "built.json", **options)
 
     @pytest.fixture
     def min_score_index(self, tmp_path: Path) -> JsonFileIndex:

@@ -10,12 +10,19 @@ from typing import Any
 
 import pytest
 
+from toolscout.errors import ToolscoutError
 from toolscout.testing.contract import COMMON, ledger_tools
-from toolscout.testing.fixtures import CAPABILITY_MARKER, ConformanceFixtures, Reopen
+from toolscout.testing.fixtures import CAPABILITY_MARKER, ConformanceFixtures, OpenAgain, Reopen
 from toolscout.testing.support import names_of, search, unique_session
 from toolscout.types import ToolReference, ToolSearchRequest
 
-__all__ = ["MetadataFilterTests", "MinScoreTests", "PersistenceTests", "RemoveToolsTests"]
+__all__ = [
+    "MetadataFilterTests",
+    "MinScoreTests",
+    "PersistenceTests",
+    "RemoveToolsTests",
+    "SameStoreTests",
+]
 
 
 def capability(name: str) -> pytest.MarkDecorator:
@@ -99,6 +106,54 @@ class MetadataFilterTests(ConformanceFixtures):
         request = ToolSearchRequest(session, COMMON, 10, {"server": "jira"})
         assert names_of(index.search(request)) == []
 
+    @capability("metadata_filter")
+    def test_metadata_filter_semantics(self, index: Any) -> None:
+        """Failure: a filter value of None, a list, a list-valued metadata field or a key a
+        tool lacks was read differently from `toolscout.filters` (None: key absent or null;
+        list: any of; scalar against a list: contained; missing key: no match; True is
+        not 1). The message names the filter."""
+        session = unique_session()
+        index.index_tools(
+            session,
+            [
+                ToolReference("t_none", f"{COMMON} a.", metadata={"server": None}),
+                ToolReference("t_bare", f"{COMMON} b."),
+                ToolReference("t_gh", f"{COMMON} c.", metadata={"server": "github", "n": 1}),
+                ToolReference("t_tags", f"{COMMON} d.", metadata={"tags": ["x", "y"], "n": True}),
+                ToolReference("t_sl", f"{COMMON} e.", metadata={"server": "slack"}),
+            ],
+        )
+        cases: list[tuple[dict[str, Any], set[str]]] = [
+            ({"server": None}, {"t_none", "t_bare", "t_tags"}),
+            ({"server": ["github", "slack"]}, {"t_gh", "t_sl"}),
+            ({"server": []}, set()),
+            ({"tags": "y"}, {"t_tags"}),
+            ({"tags": ["z", "x"]}, {"t_tags"}),
+            ({"n": 1}, {"t_gh"}),
+            ({"n": True}, {"t_tags"}),
+            ({"missing": "anything"}, set()),
+            ({"server": "github", "n": 1}, {"t_gh"}),
+        ]
+        wrong = {}
+        for wanted, expected in cases:
+            got = set(names_of(index.search(ToolSearchRequest(session, COMMON, 10, wanted))))
+            if got != expected:
+                wrong[repr(wanted)] = (sorted(got), sorted(expected))
+        assert not wrong, f"filter: (found, expected): {wrong}"
+
+    @capability("metadata_filter")
+    def test_metadata_filter_applies_before_the_limit(self, index: Any) -> None:
+        """Failure: a filtered search returned fewer than max_results although enough
+        tools matched (the filter was applied after cutting the result list)."""
+        session = unique_session()
+        tools = [
+            ToolReference(f"tool_{i}", f"{COMMON} entry {i}.", metadata={"keep": i % 4 == 0})
+            for i in range(40)
+        ]
+        index.index_tools(session, tools)
+        found = names_of(index.search(ToolSearchRequest(session, COMMON, 5, {"keep": True})))
+        assert len(found) == 5 and all(int(name[5:]) % 4 == 0 for name in found), found
+
     def test_metadata_filter_is_rejected_without_capability(self, index: Any) -> None:
         """Failure: a backend that does not declare `metadata_filter` silently ignored a
         filter (returning unfiltered tools) instead of raising ValueError."""
@@ -107,6 +162,33 @@ class MetadataFilterTests(ConformanceFixtures):
         session = self._servers(index)
         with pytest.raises(ValueError):
             index.search(ToolSearchRequest(session, COMMON, 10, {"server": "github"}))
+
+
+class SameStoreTests(ConformanceFixtures):
+    """Two index objects opened on one store either share it safely or the second is
+    refused with a clear error."""
+
+    @capability("persistent")
+    def test_second_index_on_one_store_is_refused_or_isolated(
+        self, index: Any, open_again: OpenAgain | None, reopen: Reopen | None
+    ) -> None:
+        """Failure: a second index object opened on the store of an open one neither raised
+        a toolscout error nor kept sessions apart: a session indexed through one object was
+        found, after reopening, holding another session's tools."""
+        if open_again is None or reopen is None:
+            pytest.skip("override `open_again` and `reopen` to test a second object")
+        try:
+            second = open_again(index)
+        except ToolscoutError as error:
+            assert str(error).strip(), "the refusal must say what is wrong"
+            return
+        alice, bob = unique_session("alice"), unique_session("bob")
+        index.index_tools(alice, [ToolReference("alice_secret_tool", f"Secret {COMMON}.")])
+        second.index_tools(bob, [ToolReference("bob_tool", f"Public {COMMON}.")])
+        second.close()
+        reopened = reopen(index)
+        assert names_of(search(reopened, bob, COMMON, 10)) in ([], ["bob_tool"])
+        assert "alice_secret_tool" not in names_of(search(reopened, bob, COMMON, 10))
 
 
 class PersistenceTests(ConformanceFixtures):

@@ -28,6 +28,7 @@ from toolscout.testing.capabilities import (
     MinScoreTests,
     PersistenceTests,
     RemoveToolsTests,
+    SameStoreTests,
 )
 from toolscout.testing.contract import (
     ClearTests,
@@ -39,6 +40,7 @@ from toolscout.testing.contract import (
 from toolscout.testing.markers import CONFORMANCE_MARKER
 from toolscout.testing.quality import RankingFloorTests
 from toolscout.testing.robustness import BadInputTests, ConcurrencyTests
+from toolscout.testing.sharing import SharedSetTests
 from toolscout.testing.stateful import StateMachineTests
 
 __all__ = ["GUARD_TEST", "ToolIndexConformance", "overrides_without_xfail"]
@@ -83,9 +85,11 @@ class ToolIndexConformance(
     BadInputTests,
     ConcurrencyTests,
     StateMachineTests,
+    SharedSetTests,
     RemoveToolsTests,
     MetadataFilterTests,
     PersistenceTests,
+    SameStoreTests,
     MinScoreTests,
 ):
     """Every conformance test. Subclass it as `Test...` and override the `index` fixture."""

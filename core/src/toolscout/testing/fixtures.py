@@ -16,10 +16,15 @@ from toolscout.index import ToolIndex
 from toolscout.testing.markers import CAPABILITY_MARKER
 from toolscout.testing.support import DEFAULT_DEADLINE_S
 
-__all__ = ["CAPABILITY_MARKER", "ConformanceFixtures", "Reopen"]
+__all__ = ["CAPABILITY_MARKER", "BuildWithOptions", "ConformanceFixtures", "OpenAgain", "Reopen"]
 
 #: Takes the index under test, closes it, and opens a new one over the same storage.
 Reopen = Callable[[ToolIndex], ToolIndex]
+#: Takes the index under test and opens a second one over the same storage, leaving the
+#: first open.
+OpenAgain = Callable[[ToolIndex], ToolIndex]
+#: Builds an index of the backend under test from keyword options.
+BuildWithOptions = Callable[..., ToolIndex]
 
 
 class ConformanceFixtures:
@@ -49,6 +54,18 @@ class ConformanceFixtures:
         """For persistent backends: a function that closes the index under test and opens
         a new one over the same storage. None (the default) skips the persistence tests."""
         return None
+
+    @pytest.fixture
+    def open_again(self) -> OpenAgain | None:
+        """For persistent backends: a function that opens a second index over the storage
+        of the index under test, leaving the first open. None skips that test."""
+        return None
+
+    @pytest.fixture
+    def build_with_options(self, index: Any) -> BuildWithOptions:
+        """Builds an index of the backend under test from keyword options (the default
+        calls its class with them; override it when the constructor needs more)."""
+        return type(index)  # type: ignore[no-any-return]
 
     @pytest.fixture
     def min_score_index(self) -> ToolIndex | None:

@@ -13,8 +13,10 @@ from typing import Any, ClassVar
 
 import pytest
 
+from toolscout.errors import ConfigError
+from toolscout.index import ToolIndexBase
 from toolscout.testing.contract import COMMON, ledger_tools
-from toolscout.testing.fixtures import ConformanceFixtures
+from toolscout.testing.fixtures import BuildWithOptions, ConformanceFixtures
 from toolscout.testing.sample_catalog import sample_tools
 from toolscout.testing.support import (
     call_with_deadline,
@@ -163,6 +165,26 @@ class BadInputTests(ConformanceFixtures):
         for tool in odd:
             names = names_of(search(index, session, tool.name, 5))
             assert tool.name in names, f"{tool.name!r} not found by its exact name: {names}"
+
+    def test_bad_options_are_config_errors(
+        self, index: Any, build_with_options: BuildWithOptions
+    ) -> None:
+        """Failure: an unknown option, a misspelling of a shared one, or a value of the
+        wrong type built an index or raised something other than `ConfigError` naming the
+        backend and the key (a third-party backend gets this from `ToolIndexBase`)."""
+        if not isinstance(index, ToolIndexBase):
+            pytest.skip("the option vocabulary is ToolIndexBase's")
+        bad: list[tuple[dict[str, Any], str]] = [
+            ({"no_such_option": 1}, "no_such_option"),
+            ({"stemmer": "porter"}, "stemmer"),
+            ({"stemming": "sometimes"}, "stemming"),
+            ({"min_score": "high"}, "min_score"),
+        ]
+        for options, key in bad:
+            with pytest.raises(ConfigError) as caught:
+                build_with_options(**options)
+            message = str(caught.value)
+            assert key in message and repr(index.name) in message, message
 
     def test_empty_session_id_is_value_error(self, index: Any) -> None:
         """Failure: an empty session id was accepted by index_tool, index_tools or
