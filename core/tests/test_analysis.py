@@ -1,0 +1,57 @@
+"""Specification of core's one text analysis and its rule for queries that name tools."""
+
+from __future__ import annotations
+
+import pytest
+from toolscout import ToolReference
+from toolscout.analysis import STOP_WORDS, analyzer, fold, name_candidates
+
+
+def test_identifiers_split_the_same_way_in_tools_and_queries() -> None:
+    terms = analyzer()
+    tool = ToolReference("getURLs", "Fetch every URL of a page.")
+    assert terms.tool_terms(tool).name == ("get", "url")
+    assert terms.query_terms("getURLs") == ["get", "url"]
+
+
+def test_stop_words_and_stemming_can_be_switched_off() -> None:
+    assert analyzer().query_terms("please send the emails") == ["send", "email"]
+    plain = analyzer(stemming=False, stop_words=False)
+    assert plain.query_terms("please send the emails") == ["please", "send", "the", "emails"]
+    assert analyzer() is analyzer(stemming=True, stop_words=True)
+    assert analyzer().signature != plain.signature
+
+
+def test_one_stop_word_list() -> None:
+    assert {"the", "please", "can", "you"} <= STOP_WORDS
+
+
+def test_unspaced_scripts_become_bigrams_and_accents_fold() -> None:
+    assert analyzer().terms("今天天气") == ["今天", "天天", "天气"]
+    assert fold("Météo") == "meteo"
+
+
+def test_overlong_words_and_numbers_are_not_terms() -> None:
+    assert analyzer().terms("x" * 41 + " 2024 forecast") == ["forecast"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("get_weather", ["get_weather"]),
+        ("  `get_weather`  ", ["get_weather"]),
+        (
+            "use send_email then math.sum",
+            ["use send_email then math.sum", "send_email", "math.sum"],
+        ),
+        ("select:alpha,beta", ["select:alpha,beta", "alpha", "beta"]),
+        ('call "search" now', ['call "search" now', "search"]),
+        ("getWeather please", ["getweather please", "getweather"]),
+    ],
+)
+def test_name_candidates(query: str, expected: list[str]) -> None:
+    assert name_candidates(query) == expected
+
+
+def test_a_plain_word_is_not_a_name_candidate() -> None:
+    assert "help" not in name_candidates("help me book a flight")
