@@ -171,9 +171,13 @@ class Analyzer:
         return analysed
 
 
-@cache
 def analyzer(*, stemming: bool = True, stop_words: bool = True) -> Analyzer:
     """The process-wide analyzer for a configuration (one per combination of options)."""
+    return _shared(bool(stemming), bool(stop_words))
+
+
+@cache
+def _shared(stemming: bool, stop_words: bool) -> Analyzer:
     return Analyzer(stemming=stemming, stop_words=stop_words)
 
 

@@ -2,8 +2,8 @@
 
 A tool's name is split into words (`get_weather_data`, `getWeatherData`, `weather.get` and
 `repos/list:all` all become plain words), and its JSON Schema contributes parameter names
-and descriptions. Backends take the fields of `ToolText` and apply their own analysis
-(stemming, stop words, weights) on top.
+and descriptions. `toolscout.analysis` turns these fields into terms (stop words,
+stemming) for every backend.
 """
 
 from __future__ import annotations
