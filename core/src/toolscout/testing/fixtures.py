@@ -65,7 +65,7 @@ class ConformanceFixtures:
     def build_with_options(self, index: Any) -> BuildWithOptions:
         """Builds an index of the backend under test from keyword options (the default
         calls its class with them; override it when the constructor needs more)."""
-        return type(index)  # type: ignore[no-any-return]
+        return type(index)
 
     @pytest.fixture
     def min_score_index(self) -> ToolIndex | None:
