@@ -26,11 +26,13 @@ from toolscout.errors import ConfigError
 from toolscout.filters import matches
 from toolscout.toolsets import StoredState, ToolSet, ToolSets, new_set_id
 from toolscout.types import (
+    MAX_SESSION_ID_LENGTH,
     SearchMetadata,
     ToolHit,
     ToolReference,
     ToolSearchRequest,
     ToolSearchResponse,
+    check_key,
 )
 
 if TYPE_CHECKING:
@@ -86,9 +88,10 @@ class ToolIndex(Protocol):
 
 
 def check_session_id(session_id: object) -> str:
+    """A valid session id: a non-empty str of valid Unicode, at most 1,024 characters."""
     if not isinstance(session_id, str) or not session_id:
         raise ValueError(f"session_id must be a non-empty string, got {session_id!r}")
-    return session_id
+    return check_key("session_id", session_id, MAX_SESSION_ID_LENGTH)
 
 
 def normalize_tools(tools: Iterable[ToolReference] | Any) -> list[ToolReference]:

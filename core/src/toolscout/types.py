@@ -8,6 +8,7 @@ an index can never be changed behind its back, and all of them round-trip throug
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,7 +18,11 @@ if TYPE_CHECKING:
     from toolscout.text import ToolText
 
 __all__ = [
+    "MAX_QUERY_LENGTH",
     "MAX_RESULTS_LIMIT",
+    "MAX_SCHEMA_DEPTH",
+    "MAX_SESSION_ID_LENGTH",
+    "MAX_TOOL_NAME_LENGTH",
     "FrozenDict",
     "SearchMetadata",
     "ToolHit",
@@ -28,6 +33,56 @@ __all__ = [
 
 #: Largest `max_results` a request keeps; larger values are clamped to it (documented).
 MAX_RESULTS_LIMIT = 10_000
+#: Longest session id, in characters: ids are keys, not documents.
+MAX_SESSION_ID_LENGTH = 1_024
+#: Longest tool name, in characters (providers allow 64; MCP servers sometimes more).
+MAX_TOOL_NAME_LENGTH = 1_024
+#: Longest query, in characters: a pasted page still searches, a pasted book is refused.
+MAX_QUERY_LENGTH = 16_384
+#: Deepest nesting of a tool's input schema or metadata (JSON objects and arrays).
+MAX_SCHEMA_DEPTH = 64
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether `text` holds a lone surrogate (`"\\ud800"` decoded from JSON): not Unicode."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+def clean_text(text: str) -> str:
+    """Free text made valid Unicode: lone surrogates become U+FFFD, NUL a space.
+
+    Descriptions, schema text and queries go through this, so every engine receives text
+    it can encode; names and session ids are keys and are refused instead (a replaced
+    character could make two different keys equal).
+    """
+    if "\x00" in text:
+        text = text.replace("\x00", " ")
+    if has_lone_surrogate(text):
+        text = _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def check_key(kind: str, value: object, limit: int) -> str:
+    """Validate a session id or tool name: a non-empty str, valid Unicode, not too long."""
+    if not isinstance(value, str):
+        raise TypeError(f"{kind} must be a str, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{kind} must be a non-empty string")
+    if len(value) > limit:
+        raise ValueError(
+            f"{kind} is {len(value):,} characters long; the limit is {limit:,}: "
+            f"use a shorter {kind} (a hash of a long one works)"
+        )
+    if "\x00" in value:
+        raise ValueError(f"{kind} must not contain NUL characters: {value[:80]!r}")
+    if has_lone_surrogate(value):
+        raise ValueError(
+            f"{kind} {value[:80]!r} contains a lone surrogate, which is not valid Unicode; "
+            "fix the source text (JSON escapes like \\ud800 without their pair)"
+        )
+    return value
 
 
 class FrozenDict(dict[str, Any]):
@@ -64,17 +119,45 @@ def _rebuild_frozen(data: dict[str, Any]) -> FrozenDict:
     return frozen
 
 
-def freeze(value: Any) -> Any:
-    """Deep-copy JSON-like data into read-only containers (dicts and tuples)."""
+class NestingError(ValueError):
+    """Data nested deeper than `MAX_SCHEMA_DEPTH`, or containing itself."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def freeze(
+    value: Any, _depth: int = 0, _path: tuple[str, ...] = (), _open: tuple[int, ...] = ()
+) -> Any:
+    """Deep-copy JSON-like data into read-only containers (dicts and tuples).
+
+    Lone surrogates in strings become U+FFFD (see `clean_text`). Raises `NestingError` for
+    data nested deeper than `MAX_SCHEMA_DEPTH` or containing itself, naming the path.
+    """
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value) if has_lone_surrogate(value) else value
     if isinstance(value, FrozenDict):
         return value
-    if isinstance(value, Mapping):
-        frozen = FrozenDict()
-        for key, item in value.items():
-            dict.__setitem__(frozen, str(key), freeze(item))
-        return frozen
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(item) for item in value)
+    if isinstance(value, (Mapping, list, tuple)):
+        where = "/".join(_path) or "(top)"
+        if id(value) in _open:
+            raise NestingError(f"it contains itself at {where}", where)
+        if _depth >= MAX_SCHEMA_DEPTH:
+            raise NestingError(
+                f"it is nested more than {MAX_SCHEMA_DEPTH} levels deep at {where[:200]}", where
+            )
+        inner = (*_open, id(value))
+        if isinstance(value, Mapping):
+            frozen = FrozenDict()
+            for key, item in value.items():
+                name = str(key)
+                key_text = _SURROGATE.sub("\ufffd", name) if has_lone_surrogate(name) else name
+                dict.__setitem__(frozen, key_text, freeze(item, _depth + 1, (*_path, name), inner))
+            return frozen
+        return tuple(
+            freeze(item, _depth + 1, (*_path, str(i)), inner) for i, item in enumerate(value)
+        )
     return value
 
 
@@ -104,11 +187,7 @@ class ToolReference:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
             raise TypeError(f"ToolReference.name must be a str, got {type(self.name).__name__}")
-        name = self.name.strip()
-        if not name:
-            raise ValueError("ToolReference.name must be a non-empty string")
-        if "\x00" in name:
-            raise ValueError(f"ToolReference.name must not contain NUL bytes: {name!r}")
+        name = check_key("ToolReference.name", self.name.strip(), MAX_TOOL_NAME_LENGTH)
         object.__setattr__(self, "name", name)
         description = self.description
         if description is None:
@@ -118,7 +197,7 @@ class ToolReference:
                 f"ToolReference.description of {name!r} must be a str, "
                 f"got {type(description).__name__}"
             )
-        object.__setattr__(self, "description", description.replace("\x00", " "))
+        object.__setattr__(self, "description", clean_text(description))
         for attr in ("input_schema", "metadata"):
             value = getattr(self, attr)
             if value is not None and not isinstance(value, Mapping):
@@ -126,7 +205,16 @@ class ToolReference:
                     f"ToolReference.{attr} of {name!r} must be a mapping or None, "
                     f"got {type(value).__name__}"
                 )
-            object.__setattr__(self, attr, None if value is None else freeze(value))
+            try:
+                frozen = None if value is None else freeze(value)
+            except NestingError as error:
+                from toolscout.errors import CatalogError
+
+                raise CatalogError(
+                    f"tool {name!r}: its {attr} cannot be indexed: {error}; flatten the "
+                    f"schema or remove the cycle (at most {MAX_SCHEMA_DEPTH} levels)"
+                ) from None
+            object.__setattr__(self, attr, frozen)
 
     def __eq__(self, other: object) -> bool:
         # Equal means the same definition as JSON (so equal tools share a fingerprint and a
@@ -198,8 +286,15 @@ class ToolSearchRequest:
     def __post_init__(self) -> None:
         if not isinstance(self.session_id, str) or not self.session_id:
             raise ValueError(f"session_id must be a non-empty string, got {self.session_id!r}")
+        check_key("session_id", self.session_id, MAX_SESSION_ID_LENGTH)
         if not isinstance(self.query, str):
             raise TypeError(f"query must be a str, got {type(self.query).__name__}")
+        if len(self.query) > MAX_QUERY_LENGTH:
+            raise ValueError(
+                f"query is {len(self.query):,} characters long; the limit is "
+                f"{MAX_QUERY_LENGTH:,}: search with the words that matter"
+            )
+        object.__setattr__(self, "query", clean_text(self.query))
         if self.max_results is not None:
             object.__setattr__(self, "max_results", validate_max_results(self.max_results))
         if self.metadata_filter is not None:
