@@ -1,9 +1,9 @@
 """The whole toolscout conformance suite with the real MiniLM embedder: hybrid and vector
-modes in memory, and hybrid on a local directory that is reopened."""
+modes in memory, and hybrid in a local directory that is reopened."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,38 +13,40 @@ from toolscout_lancedb import LanceDBToolIndex
 from toolscout_sentence_transformers import SentenceTransformerEmbedder
 
 #: Cosine similarity MiniLM gives related tool texts (unrelated text scores below ~0.2).
-MIN_SIMILARITY = 0.3
+MIN_SCORE = 0.3
 
 
-class TestLanceDBHybridInMemory(ToolIndexConformance):
+class _LanceDB(ToolIndexConformance):
+    options: dict[str, Any] = {}  # noqa: RUF012 - read only
+
     @pytest.fixture
     def index(self, minilm: SentenceTransformerEmbedder) -> Iterator[LanceDBToolIndex]:
-        index = LanceDBToolIndex(minilm)
+        index = LanceDBToolIndex(minilm, **self.options)
         yield index
         index.close()
 
     @pytest.fixture
     def min_score_index(self, minilm: SentenceTransformerEmbedder) -> Iterator[LanceDBToolIndex]:
-        index = LanceDBToolIndex(minilm, min_similarity=MIN_SIMILARITY)
-        yield index
-        index.close()
-
-
-class TestLanceDBVectorInMemory(ToolIndexConformance):
-    @pytest.fixture
-    def index(self, minilm: SentenceTransformerEmbedder) -> Iterator[LanceDBToolIndex]:
-        index = LanceDBToolIndex(minilm, mode="vector")
+        index = LanceDBToolIndex(minilm, **self.options, min_score=MIN_SCORE)
         yield index
         index.close()
 
     @pytest.fixture
-    def min_score_index(self, minilm: SentenceTransformerEmbedder) -> Iterator[LanceDBToolIndex]:
-        index = LanceDBToolIndex(minilm, mode="vector", min_similarity=MIN_SIMILARITY)
-        yield index
-        index.close()
+    def build_with_options(
+        self, minilm: SentenceTransformerEmbedder
+    ) -> Callable[..., LanceDBToolIndex]:
+        return lambda **options: LanceDBToolIndex(minilm, **options)
 
 
-class TestLanceDBHybridOnDisk(ToolIndexConformance):
+class TestLanceDBHybridInMemory(_LanceDB):
+    options: dict[str, Any] = {}  # noqa: RUF012
+
+
+class TestLanceDBVectorInMemory(_LanceDB):
+    options: dict[str, Any] = {"mode": "vector"}  # noqa: RUF012
+
+
+class TestLanceDBHybridOnDisk(_LanceDB):
     @pytest.fixture
     def index(
         self, minilm: SentenceTransformerEmbedder, tmp_path: Path
@@ -56,8 +58,12 @@ class TestLanceDBHybridOnDisk(ToolIndexConformance):
     @pytest.fixture
     def reopen(self, minilm: SentenceTransformerEmbedder) -> Any:
         def reopen(index: LanceDBToolIndex) -> LanceDBToolIndex:
-            uri = index.options.uri
+            uri = index.uri
             index.close()
             return LanceDBToolIndex(minilm, uri=uri)
 
         return reopen
+
+    @pytest.fixture
+    def open_again(self, minilm: SentenceTransformerEmbedder) -> Any:
+        return lambda index: LanceDBToolIndex(minilm, uri=index.uri)

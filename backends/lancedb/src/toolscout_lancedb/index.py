@@ -1,83 +1,94 @@
-"""`LanceDBToolIndex`: every session's tools in one LanceDB table, searched by vector or hybrid.
+"""`LanceDBToolIndex`: tool sets in one LanceDB table, searched by vector or hybrid.
 
-Each row is one tool of one session: its searchable text in one full-text column (the
-name's words weighted by repetition, the parameters, the description), its vector, and what
-a hit reports. Searches prefilter on the `session` column, so a session only ever sees its
-own rows. Writes go through one `merge_insert` keyed on (session, name), so re-indexing a
-name replaces it atomically and the next search sees it. Rows not yet in the full-text index
-are scanned (about 25 ms a search per 1,000 such rows of its session), and the table's
-fragments add up, so once `optimize_every` rows are written a background thread compacts the
-table and updates its indexes. That costs time in proportion to the whole table (0.06 s at
-2,000 rows, 2.5 s at 200,000), so it also waits for a quarter of the table to be new.
+Core (`toolscout.index.ToolIndexBase`) owns sessions and tool sets: an identical set held by
+many sessions is one set, and this engine stores it once. Each row is one tool of one set,
+keyed by (set id, name): its core-analysed terms in one full-text column (each field's
+terms repeated by its weight), its vector, and what a hit reports. Searches prefilter on
+the `set_id` column (and on the names a metadata filter lets through), so a session only
+ever sees its own set's rows.
+
+A new set is one `add`, a change to a set one session holds is one `merge_insert` (its
+changed rows upserted, its removed rows deleted), a dropped set is one `delete`: each is
+one LanceDB commit, so a crash leaves whole sets only. In a directory or object store a
+second table, `<table>_sessions`, records which set each session holds (a `merge_insert`
+keyed on the session; no set means the session holds nothing), and the store is rebuilt
+from both tables when it is opened again.
+
+Rows not yet in the full-text index are scanned (about 25 ms a search per 1,000 such rows
+of its set), and the table's fragments add up, so once `optimize_every` rows are written
+a background thread compacts the tables and updates the indexes. That costs time in
+proportion to the whole table (0.06 s at 2,000 rows, 2.5 s at 200,000), so it also waits
+for a quarter of the table to be new.
 
 Vectors come from `toolscout.embedders.shared_cache()`: a tool text is embedded once per
-model, however many sessions (or index instances) hold it.
+model, however many sets (or index instances) hold it.
 
 Every LanceDB call goes through its async API on one background loop (`loop.py`), about a
 third of what the sync API costs per query; a search embeds the query, then runs its
-vector, full-text and exact-name queries concurrently.
+vector and full-text queries concurrently.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import threading
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
 from toolscout.embedders import Embedder, EmbeddingCache, load_embedder, shared_cache
-from toolscout.index import check_session_id
-from toolscout.text import words
+from toolscout.index import Query
+from toolscout.toolsets import StoredState, ToolSet
 
 from toolscout_lancedb import loop
 from toolscout_lancedb.options import LanceDBOptions
-from toolscout_lancedb.text import (
-    embedding_text,
-    full_text,
-    is_identifier_like,
-    name_match,
-    query_terms,
+from toolscout_lancedb.store import (
+    check_location,
+    is_memory,
+    local_path,
+    to_json,
+    tools_from_arrow,
 )
+from toolscout_lancedb.text import embedding_text, full_text, name_match, repeats
 
 if TYPE_CHECKING:
+    import numpy as np
     import pyarrow as pa
 
 __all__ = ["LanceDBToolIndex"]
 
-_RESULT_COLUMNS = ["name", "summary"]
 # A version superseded this long ago has no search or write of this process reading it.
 _SETTLED = timedelta(seconds=5)
 # Schema metadata: what the stored vectors and full-text column were built with.
+_LAYOUT_KEY = b"toolscout.layout"
+_LAYOUT = "tool-sets-1"
 _MODEL_KEY = b"toolscout.model_id"
+_ANALYSIS_KEY = b"toolscout.analysis"
 _TEXT_KEY = b"toolscout.full_text"
+_STORED_COLUMNS = ["set_id", "name", "description", "input_schema", "metadata"]
+# Longest term the full-text index keeps, in bytes: core drops terms over 40 characters,
+# and a folded non-ASCII character takes up to 4 bytes.
+_MAX_TERM_BYTES = 160
 
 Row = dict[str, Any]
 
 logger = logging.getLogger(__name__)
 
 
-def _quote(value: str) -> str:
-    """A SQL string literal (LanceDB filters are DataFusion SQL)."""
-    return "'" + value.replace("'", "''") + "'"
-
-
-async def _no_rows() -> list[Row]:
-    return []
+async def _nothing() -> Any:
+    return None
 
 
 class LanceDBToolIndex(ToolIndexBase):
     """Tool search over LanceDB: `hybrid` (full-text + vector, fused by rank) or `vector`."""
 
     name: ClassVar[str] = "lancedb"
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        remove_tools=True, persistent=True, vectors=True, min_score=True
-    )
+    capabilities: ClassVar[Capabilities] = Capabilities(persistent=True, vectors=True)
     Options: ClassVar[type[LanceDBOptions]] = LanceDBOptions
+    options: LanceDBOptions
 
     def __init__(
         self,
@@ -86,55 +97,90 @@ class LanceDBToolIndex(ToolIndexBase):
         cache: EmbeddingCache | None = None,
         **options: Any,
     ) -> None:
-        """Open (or create on first write) the table at `uri`.
+        """Open the store at `uri` (or `path`), and its sessions, if it exists.
 
         `embedder` is an embedder name or a ready `Embedder` object; `cache` replaces the
         process-wide vector cache (tests). Other keywords are `LanceDBOptions` fields.
         """
-        named = embedder if isinstance(embedder, str) or embedder is None else None
-        self.options = LanceDBOptions(embedder=named, **options)
-        if embedder is None or isinstance(embedder, str):
-            embedder = load_embedder(self.options.embedder, **self.options.embedder_options)
-        self.embedder: Embedder = embedder
-        self.cache = cache if cache is not None else shared_cache(self.options.cache_dir)
-        self._write_lock = threading.RLock()
+        ready = None if embedder is None or isinstance(embedder, str) else embedder
+        super().__init__(embedder=None if ready is not None else embedder, **options)
+        opts = self.options
+        if ready is None:
+            ready = load_embedder(opts.embedder, **opts.embedder_options)
+        self.embedder: Embedder = ready
+        self.cache = cache if cache is not None else shared_cache(opts.cache_dir)
+        self.uri = opts.location
+        self._memory = is_memory(self.uri)
+        self._repeats = repeats(opts.name_weight, opts.parameters_weight, opts.description_weight)
+        self._text_format = (
+            f"name x{self._repeats[0]}, parameters x{self._repeats[1]}, "
+            f"description x{self._repeats[2]}"
+        )
+        self._sessions_table_name = f"{opts.table}_sessions"
         self._unindexed = 0  # rows this process wrote that the indexes do not cover yet
+        self._session_writes = 0  # sessions-table commits since it was last compacted
+        self._indexed = False  # both indexes exist
         self._optimizer: ThreadPoolExecutor | None = None
         self._optimizing: Future[None] | None = None
         self._rows_at_optimize = 0
-        self._text_format = f"name x{self.options.name_boost}, parameters, description"
-        self._db: Any = loop.run(self._connect())
+        self._db: Any = None
         self._table: Any = None
-        loop.run(self._open_table())
+        self._sessions: Any = None
+        check_location(self.uri)
+        if not self._memory:
+            where = local_path(self.uri) or self.uri
+            self._claim_path(os.path.join(where, f"{opts.table}.lance"))
+        try:
+            loop.run(self._open())
+        except ConfigError:
+            self._release_path()
+            raise
+        except Exception as error:
+            self._release_path()
+            raise ConfigError(
+                f"lancedb store {self.uri!r} (table {opts.table!r}) could not be opened: "
+                f"{type(error).__name__}: {error}; check the URI and its permissions, or "
+                "give another `uri` or `table`"
+            ) from None
+        if not self._memory:
+            self._restore()
 
-    # --- table -----------------------------------------------------------------------
+    # --- tables ------------------------------------------------------------------------
 
-    async def _connect(self) -> Any:
+    async def _open(self) -> None:
         import lancedb  # ~1.7 s: only when an index is built
 
         interval = self.options.read_consistency_interval
         if interval is None:
-            return await lancedb.connect_async(self.options.uri)
-        return await lancedb.connect_async(
-            self.options.uri, read_consistency_interval=timedelta(seconds=interval)
-        )
-
-    async def _open_table(self) -> Any:
-        """The table, if it exists: another process may create it after this one started."""
-        if self._table is None:
-            listing = await self._db.list_tables()
-            if self.options.table in getattr(listing, "tables", listing):
-                table = await self._db.open_table(self.options.table)
-                await self._check_table(table)
-                self._table = table
-        return self._table
+            self._db = await lancedb.connect_async(self.uri)
+        else:
+            self._db = await lancedb.connect_async(
+                self.uri, read_consistency_interval=timedelta(seconds=interval)
+            )
+        if self._memory:
+            return  # a new memory:// connection holds nothing
+        listing = await self._db.list_tables()
+        names = set(getattr(listing, "tables", listing))
+        if self.options.table in names:
+            table = await self._db.open_table(self.options.table)
+            await self._check_table(table)
+            self._table = table
+        if self._sessions_table_name in names:
+            sessions = await self._db.open_table(self._sessions_table_name)
+            columns = (await sessions.schema()).names
+            if columns[:2] != ["session", "set_id"]:
+                raise ConfigError(
+                    f"LanceDB table {self._sessions_table_name!r} at {self.uri!r} is not a "
+                    f"toolscout sessions table (columns {columns}); use another `table`"
+                )
+            self._sessions = sessions
 
     def _schema(self) -> pa.Schema:
         import pyarrow as pa
 
         return pa.schema(
             [
-                pa.field("session", pa.string(), nullable=False),
+                pa.field("set_id", pa.string(), nullable=False),
                 pa.field("name", pa.string(), nullable=False),
                 pa.field("summary", pa.string()),
                 pa.field("description", pa.string()),
@@ -144,36 +190,60 @@ class LanceDBToolIndex(ToolIndexBase):
                 pa.field("vector", pa.list_(pa.float32(), self.embedder.dimension)),
             ],
             metadata={
+                _LAYOUT_KEY: _LAYOUT.encode(),
                 _MODEL_KEY: self.embedder.model_id.encode(),
+                _ANALYSIS_KEY: self.analyzer.signature.encode(),
                 _TEXT_KEY: self._text_format.encode(),
             },
+        )
+
+    @staticmethod
+    def _sessions_schema() -> pa.Schema:
+        import pyarrow as pa
+
+        return pa.schema(
+            [
+                pa.field("session", pa.string(), nullable=False),
+                pa.field("set_id", pa.string()),  # null: the session holds nothing
+            ]
         )
 
     async def _check_table(self, table: Any) -> None:
         schema = await table.schema()
         metadata = schema.metadata or {}
-        where = f"LanceDB table {self.options.table!r} at {self.options.uri}"
-        if "text" not in schema.names or "vector" not in schema.names:
+        where = f"LanceDB table {self.options.table!r} at {self.uri!r}"
+        if metadata.get(_LAYOUT_KEY, b"").decode() != _LAYOUT or "set_id" not in schema.names:
             raise ConfigError(
                 f"{where} was not written by this version of toolscout-lancedb (columns "
-                f"{schema.names}); use another `table`, or drop it and index the tools again"
+                f"{schema.names}); use another `table`, or delete it and index the tools again"
             )
-        stored = metadata.get(_MODEL_KEY, b"").decode()
-        if stored and stored != self.embedder.model_id:
-            raise ConfigError(
-                f"{where} holds vectors of model {stored!r}, but the embedder is "
-                f"{self.embedder.model_id!r}; use that embedder, another `table`, or clear "
-                "the table and index the tools again"
-            )
-        text = metadata.get(_TEXT_KEY, b"").decode()
-        if text and text != self._text_format:
-            raise ConfigError(
-                f"{where} was written with full text {text!r}, but `name_boost` gives "
-                f"{self._text_format!r}; set name_boost to match, or use another `table`"
-            )
+        checks = [
+            (_MODEL_KEY, self.embedder.model_id, "vectors of model", "use that embedder"),
+            (
+                _ANALYSIS_KEY,
+                self.analyzer.signature,
+                "terms analysed as",
+                "set `stemming` and `stop_words` to match",
+            ),
+            (
+                _TEXT_KEY,
+                self._text_format,
+                "a full-text column of",
+                "set `name_weight`, `parameters_weight` and `description_weight` to match",
+            ),
+        ]
+        for key, mine, what, fix in checks:
+            stored = metadata.get(key, b"").decode()
+            if stored != mine:
+                raise ConfigError(
+                    f"{where} holds {what} {stored!r}, but this index has {mine!r}; {fix}, "
+                    "or use another `table` (or delete it and index the tools again)"
+                )
 
     async def _ensure_table(self) -> Any:
         if self._table is None:
+            if self._db is None:
+                raise RuntimeError("this LanceDB index is closed")
             table = await self._db.create_table(
                 self.options.table, schema=self._schema(), exist_ok=True
             )
@@ -182,42 +252,58 @@ class LanceDBToolIndex(ToolIndexBase):
         return self._table
 
     async def _ensure_indexes(self, table: Any) -> bool:
-        """Create the full-text and session indexes if missing; True if the full-text index
-        was just built (so it covers every row)."""
+        """Create the full-text and set indexes if missing; True if the full-text index was
+        just built (so it covers every row)."""
+        if self._indexed:
+            return False
         from lancedb.index import FTS, Bitmap
 
         existing = {tuple(ix.columns) for ix in await table.list_indices()}
         if ("text",) not in existing:
+            # Core analysed the terms: split on whitespace and change nothing.
             config = FTS(
-                stem=self.options.stem,
-                remove_stop_words=self.options.remove_stop_words,
-                ascii_folding=True,
+                base_tokenizer="whitespace",
+                lower_case=False,
+                stem=False,
+                remove_stop_words=False,
+                ascii_folding=False,
+                max_token_length=_MAX_TERM_BYTES,
             )
             await table.create_index("text", config=config)
-        if ("session",) not in existing:
-            await table.create_index("session", config=Bitmap())
+        if ("set_id",) not in existing:
+            await table.create_index("set_id", config=Bitmap())
+        self._indexed = True
         return ("text",) not in existing
 
+    # --- optimize ----------------------------------------------------------------------
+
     def optimize(self) -> None:
-        """Bring the indexes up to date with every write so far, and compact the table.
+        """Bring the indexes up to date with every write so far, and compact the tables.
 
         Searches are right without it and fast again after it (they go on meanwhile;
         writes wait). The index does it by itself in a background thread when enough rows
         are unindexed (see `optimize_every`); call it after a bulk load, say.
         """
         with self._write_lock:
-            table = self._table
-            if table is None:
+            if self._table is None and self._sessions is None:
                 return
             # Writes wait: one committing during a compaction would preempt it, and the
             # preempted compaction's files would stay (in memory, with memory://) for days.
-            self._rows_at_optimize = loop.run(self._optimize_table(table))
-            self._unindexed = 0
+            if self._table is not None:
+                self._rows_at_optimize = loop.run(self._optimize_table(self._table))
+                self._unindexed = 0
+            if self._sessions is not None and self._session_writes:
+                loop.run(self._optimize_sessions(self._sessions))
+                self._session_writes = 0
 
     async def _optimize_table(self, table: Any) -> int:
         """Compact `table` and update its indexes; how many rows it holds now."""
         await table.optimize(cleanup_older_than=await self._settled_age(table))
         return int(await table.count_rows())
+
+    async def _optimize_sessions(self, sessions: Any) -> None:
+        await sessions.delete("set_id IS NULL")  # sessions that hold nothing
+        await sessions.optimize()
 
     async def _settled_age(self, table: Any) -> timedelta | None:
         """For memory://, the age past which old versions go (else each compaction's
@@ -225,7 +311,7 @@ class LanceDBToolIndex(ToolIndexBase):
         version `_SETTLED` old, so every version removed was superseded that long ago and
         no search is still reading it. Other URIs keep the default: another process may
         still read an old version."""
-        if not self.options.uri.startswith("memory://"):
+        if not self._memory:
             return None
         now = datetime.now()  # list_versions gives local, naive times
         settled = [
@@ -238,7 +324,7 @@ class LanceDBToolIndex(ToolIndexBase):
 
     def unindexed_rows(self) -> int:
         """Rows the full-text index does not cover yet, searched by a scan until it does."""
-        table = self._table if self._table is not None else loop.run(self._open_table())
+        table = self._table
         if table is None:
             return 0
 
@@ -259,215 +345,295 @@ class LanceDBToolIndex(ToolIndexBase):
 
     def _optimize_if_due(self) -> None:
         """Start a background optimize (one at a time) once `optimize_every` rows, and a
-        quarter of the table as it was last optimized, are unindexed: each costs time (and,
-        in LanceDB, memory) in proportion to the whole table, so a bulk load pays about five
-        times its size rather than its square."""
+        quarter of the table as it was last optimized, are unindexed (or as many sessions
+        were recorded): each costs time (and, in LanceDB, memory) in proportion to the whole
+        table, so a bulk load pays about five times its size rather than its square."""
         due = max(self.options.optimize_every, self._rows_at_optimize // 4)
         busy = self._optimizing is not None and not self._optimizing.done()
-        if busy or self._unindexed < due:
+        if busy or (self._unindexed < due and self._session_writes < self.options.optimize_every):
             return
         if self._optimizer is None:
             self._optimizer = ThreadPoolExecutor(1, thread_name_prefix="toolscout-lancedb-optimize")
         self._optimizing = self._optimizer.submit(self._optimize_in_background)
 
-    # --- writes ----------------------------------------------------------------------
+    # --- the engine: writes ------------------------------------------------------------
 
-    def _rows(self, session_id: str, tools: Sequence[ToolReference]) -> pa.Table:
+    def _rows(self, set_id: str, tools: Sequence[ToolReference]) -> pa.Table:
         import pyarrow as pa
 
         vectors = self.cache.embed_documents(self.embedder, [embedding_text(t) for t in tools])
-        boost = self.options.name_boost
         flat = pa.array(vectors.reshape(-1), pa.float32())
+        times = self._repeats
+        terms = self.analyzer.tool_terms
         return pa.table(
             {
-                "session": pa.array([session_id] * len(tools), pa.string()),
+                "set_id": pa.array([set_id] * len(tools), pa.string()),
                 "name": [tool.name for tool in tools],
                 "summary": [tool.summary for tool in tools],
                 "description": [tool.description for tool in tools],
-                "input_schema": [
-                    None if t.input_schema is None else json.dumps(t.input_schema) for t in tools
-                ],
-                "metadata": [None if t.metadata is None else json.dumps(t.metadata) for t in tools],
-                "text": [full_text(tool, boost) for tool in tools],
+                "input_schema": [to_json(tool.input_schema) for tool in tools],
+                "metadata": [to_json(tool.metadata) for tool in tools],
+                "text": [full_text(terms(tool), times) for tool in tools],
                 "vector": pa.FixedSizeListArray.from_arrays(flat, self.embedder.dimension),
             },
             schema=self._schema(),
         )
 
-    async def _write(self, rows: pa.Table) -> None:
-        table = await self._ensure_table()
-        await (
-            table.merge_insert(["session", "name"])
-            .when_matched_update_all()
-            .when_not_matched_insert_all()
-            .execute(rows)
-        )
+    async def _written(self, table: Any, rows: int) -> None:
         if await self._ensure_indexes(table):
             self._rows_at_optimize = int(await table.count_rows())
         else:
-            self._unindexed += rows.num_rows
+            self._unindexed += rows
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        # Embedding happens outside the lock: other threads keep writing meanwhile.
-        rows = self._rows(session_id, tools)
-        with self._write_lock:
-            loop.run(self._write(rows))
-            self._optimize_if_due()
+    async def _add(self, rows: pa.Table) -> None:
+        table = await self._ensure_table()
+        await table.add(rows)
+        await self._written(table, rows.num_rows)
 
-    async def _delete(self, where: str) -> None:
-        table = await self._open_table()
-        if table is not None:
-            await table.delete(where)
+    async def _merge(self, set_id: str, rows: pa.Table | None, removed: Sequence[str]) -> None:
+        from lancedb.expr import col, lit
 
-    def _clear(self, session_id: str) -> None:
-        with self._write_lock:
-            loop.run(self._delete(f"session = {_quote(session_id)}"))
-
-    def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
-        """Delete the named tools from the session (unknown names are ignored)."""
-        check_session_id(session_id)
-        names = [name for name in names if isinstance(name, str)]
-        if not names:
+        table = await self._ensure_table()
+        gone = (col("set_id") == lit(set_id)) & col("name").isin([lit(n) for n in removed])
+        if rows is None:
+            await table.delete(gone)
             return
-        listed = ", ".join(_quote(name) for name in names)
-        with self._write_lock:
-            loop.run(self._delete(f"session = {_quote(session_id)} AND name IN ({listed})"))
+        merge = (
+            table.merge_insert(["set_id", "name"])
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+        )
+        if removed:  # in the same commit: the set changes whole or not at all
+            merge = merge.when_not_matched_by_source_delete(gone)
+        await merge.execute(rows)
+        await self._written(table, rows.num_rows)
 
-    # --- search ----------------------------------------------------------------------
+    async def _delete_set(self, set_id: str) -> None:
+        from lancedb.expr import col, lit
 
-    async def _vector_hits(self, table: Any, where: str, vector: Any, limit: int) -> list[Row]:
+        if self._table is not None:
+            await self._table.delete(col("set_id") == lit(set_id))
+
+    def _create_set(self, toolset: ToolSet) -> None:
+        rows = self._rows(toolset.id, list(toolset.tools.values()))
+        loop.run(self._add(rows))
+        self._optimize_if_due()
+
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
+        rows = self._rows(new.id, changed) if changed else None
+        if rows is None and not removed:
+            return
+        loop.run(self._merge(new.id, rows, removed))
+        self._optimize_if_due()
+
+    def _drop_set(self, toolset: ToolSet) -> None:
+        loop.run(self._delete_set(toolset.id))
+
+    # --- the engine: sessions in the store ---------------------------------------------
+
+    def _store_session(self, session_id: str, set_id: str | None) -> None:
+        if self._memory:
+            return
+        if set_id is None and self._sessions is None:
+            return
+        loop.run(self._write_session(session_id, set_id))
+        self._session_writes += 1
+        self._optimize_if_due()
+
+    async def _write_session(self, session_id: str, set_id: str | None) -> None:
+        import pyarrow as pa
+
+        row = pa.table(
+            {"session": [session_id], "set_id": pa.array([set_id], pa.string())},
+            schema=self._sessions_schema(),
+        )
+        if self._sessions is None:
+            if self._db is None:
+                raise RuntimeError("this LanceDB index is closed")
+            self._sessions = await self._db.create_table(
+                self._sessions_table_name, schema=self._sessions_schema(), exist_ok=True
+            )
+        await (
+            self._sessions.merge_insert(["session"])
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(row)
+        )
+
+    def _stored_state(self) -> StoredState | None:
+        if self._table is None and self._sessions is None:
+            return None
+        return loop.run(self._read_state())
+
+    async def _read_state(self) -> StoredState:
+        sessions: dict[str, str] = {}
+        if self._sessions is not None:
+            rows = await self._sessions.query().select(["session", "set_id"]).to_arrow()
+            for session, set_id in zip(
+                rows.column("session").to_pylist(), rows.column("set_id").to_pylist(), strict=True
+            ):
+                if set_id is not None:
+                    sessions[session] = set_id
+        sets: dict[str, list[ToolReference]] = {}
+        if self._table is not None:
+            stored = await self._table.query().select(_STORED_COLUMNS).to_arrow()
+            sets = tools_from_arrow(stored)
+        return StoredState(sessions=sessions, sets=sets)
+
+    # --- the engine: search ------------------------------------------------------------
+
+    async def _vector_hits(self, table: Any, where: Any, vector: Any, limit: int) -> list[Row]:
         rows: list[Row] = (
             await table.query()
             .nearest_to(vector)
             .distance_type("cosine")
             .where(where)
-            .select([*_RESULT_COLUMNS, "_distance"])
+            .select(["name", "summary", "_distance"])
             .limit(limit)
             .to_list()
         )
-        floor = self.options.min_similarity
-        if floor is not None:
-            rows = [row for row in rows if 1.0 - row["_distance"] >= floor]
         return rows
 
     async def _text_hits(
-        self, table: Any, where: str, query: str, vector: Any, limit: int
+        self, table: Any, where: Any, terms: str, vector: Any, limit: int
     ) -> list[Row]:
+        """The full-text hits, best first, each with its cosine similarity to the query."""
         from lancedb.query import MatchQuery
 
-        terms = " ".join(words(query))
-        if not terms:
-            return []
-        floor = self.options.min_similarity
-        search = table.query().nearest_to_text(MatchQuery(terms, "text")).where(where).limit(limit)
-        if floor is None:
-            rows: list[Row] = await search.select([*_RESULT_COLUMNS, "_score"]).to_list()
-            return rows
-        # The similarity floor holds for full-text hits too, or hybrid would never abstain.
-        import numpy as np
-
-        found = await search.select([*_RESULT_COLUMNS, "_score", "vector"]).to_arrow()
+        found = await (
+            table.query()
+            .nearest_to_text(MatchQuery(terms, "text"))
+            .where(where)
+            .select(["name", "summary", "vector", "_score"])
+            .limit(limit)
+            .to_arrow()
+        )
         if not found.num_rows:
             return []
         width = found.schema.field("vector").type.list_size
         matrix = found.column("vector").combine_chunks().flatten().to_numpy()
         matrix = matrix.reshape(-1, width)
-        norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
-        similarity = matrix @ vector / np.maximum(norms, 1e-12)
-        keep = np.flatnonzero(similarity >= floor).astype(np.int64)
-        return found.select(_RESULT_COLUMNS).take(keep).to_pylist()  # type: ignore[no-any-return]
+        similarity = _cosine(matrix, vector)
+        return [
+            {"name": name, "summary": summary, "similarity": float(sim)}
+            for name, summary, sim in zip(
+                found.column("name").to_pylist(),
+                found.column("summary").to_pylist(),
+                similarity,
+                strict=True,
+            )
+        ]
 
-    async def _exact_hit(self, table: Any, where: str, query: str) -> Row | None:
-        name = query.strip()
-        if not is_identifier_like(name):
-            return None
-        rows = (
-            await table.query()
-            .where(f"{where} AND name = {_quote(name)}")
-            .select(_RESULT_COLUMNS)
-            .limit(1)
-            .to_list()
-        )
-        return rows[0] if rows else None
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        from lancedb.expr import col, lit
 
-    async def _queries(
-        self, table: Any, where: str, query: str, vector: Any, limit: int
-    ) -> tuple[list[Row], list[Row], Row | None]:
-        """The vector, exact-name and (hybrid) full-text queries, run concurrently."""
-        hybrid = self.options.mode == "hybrid"
-        return await asyncio.gather(
-            self._vector_hits(table, where, vector, limit),
-            self._text_hits(table, where, query, vector, limit) if hybrid else _no_rows(),
-            self._exact_hit(table, where, query),
-        )
-
-    def _search(
-        self,
-        session_id: str,
-        query: str,
-        limit: int,
-        metadata_filter: Mapping[str, Any] | None,
-    ) -> tuple[list[ToolHit], int]:
-        table = self._table if self._table is not None else loop.run(self._open_table())
+        table = self._table
         if table is None:
             return [], 0
-        where = f"session = {_quote(session_id)}"
-        wanted = max(limit, self.options.candidates)
-        vector = self.cache.embed_query(self.embedder, query)
-        vector_rows, text_rows, exact_row = loop.run(
-            self._queries(table, where, query, vector, wanted)
-        )
-        if self.options.mode == "vector":
-            scored = {row["name"]: (1.0 - row["_distance"], row) for row in vector_rows}
-        else:
-            scored = self._fuse(query, vector_rows, text_rows)
-        if exact_row is not None:
-            best = max((score for score, _row in scored.values()), default=0.0)
-            scored[exact_row["name"]] = (max(best, 0.0) + 1.0, exact_row)
-        ranked = sorted(scored.items(), key=lambda item: (-item[1][0], item[0]))
-        hits = [
-            ToolHit(name, float(score), row.get("summary") or "")
-            for name, (score, row) in ranked[:limit]
-        ]
-        return hits, len(scored)
+        where = col("set_id") == lit(toolset.id)
+        if query.allowed is not None:
+            where = where & col("name").isin([lit(name) for name in query.allowed])
+        wanted = max(query.limit, self.options.candidates)
+        vector = self.cache.embed_query(self.embedder, query.text)
+        hybrid = self.options.mode == "hybrid"
+        terms = " ".join(query.terms) if hybrid else ""
+
+        async def both() -> tuple[list[Row], list[Row] | None]:
+            return await asyncio.gather(  # type: ignore[return-value]
+                self._vector_hits(table, where, vector, wanted),
+                self._text_hits(table, where, terms, vector, wanted) if terms else _nothing(),
+            )
+
+        vector_rows, text_rows = loop.run(both())
+        tools = toolset.tools  # rows of a change made meanwhile are not this set's
+        if not hybrid:
+            hits = [
+                ToolHit(row["name"], 1.0 - float(row["_distance"]), row["summary"] or "")
+                for row in vector_rows
+                if row["name"] in tools
+            ]
+            return hits[: query.limit], len(hits)
+        ranked = self._fuse(toolset, query, vector_rows, text_rows or [])
+        return ranked[: query.limit], len(ranked)
 
     def _fuse(
-        self, query: str, vector_rows: list[Row], text_rows: list[Row]
-    ) -> dict[str, tuple[float, Row]]:
+        self, toolset: ToolSet, query: Query, vector_rows: list[Row], text_rows: list[Row]
+    ) -> list[ToolHit]:
         """Weighted reciprocal-rank fusion, weight / (rrf_k + rank) summed over both lists,
-        plus the name-match bonus for every tool either list found."""
+        plus the name-match bonus for every tool either list found.
+
+        The fused ranking decides the order; the score reported is a similarity floor: the
+        lowest cosine similarity to the query of the hit and of every hit above it. Scores
+        so descend with the ranking, and core's `min_score` keeps exactly the hits at least
+        that similar, because with a floor set the hits below it are ranked after the others
+        (their order among themselves kept), whichever list found them.
+        """
         options = self.options
+        tools = toolset.tools
         k = options.rrf_k
-        fused: dict[str, tuple[float, Row]] = {}
-        for weight, rows in (
-            (options.vector_weight, vector_rows),
-            (options.text_weight, text_rows),
-        ):
-            if weight <= 0:
-                continue
+        fused: dict[str, list[Any]] = {}  # name -> [fused, similarity, summary]
+        lists = ((options.vector_weight, vector_rows), (options.text_weight, text_rows))
+        for weight, rows in lists:
             for rank, row in enumerate(rows, 1):
-                previous = fused.get(row["name"], (0.0, row))[0]
-                fused[row["name"]] = (previous + weight / (k + rank), row)
-        if options.name_match_weight > 0 and fused:
-            terms = query_terms(query)
+                name = row["name"]
+                if name not in tools:
+                    continue
+                entry = fused.get(name)
+                if entry is None:
+                    similarity = row.get("similarity")
+                    if similarity is None:
+                        similarity = 1.0 - row["_distance"]
+                    entry = fused[name] = [0.0, float(similarity), row["summary"] or ""]
+                entry[0] += weight / (k + rank)
+        if options.name_match_weight > 0 and fused and query.terms:
+            terms = frozenset(query.terms)
             bonus = options.name_match_weight / (k + 1)
-            if terms:
-                for name, (score, row) in fused.items():
-                    fused[name] = (score + bonus * name_match(name, terms), row)
-        return fused
+            analyse = self.analyzer.tool_terms
+            for name, entry in fused.items():
+                entry[0] += bonus * name_match(frozenset(analyse(tools[name]).name), terms)
+        order = sorted(fused, key=lambda name: (-fused[name][0], name))
+        floor = options.min_score
+        if floor > 0:
+            order = [n for n in order if fused[n][1] >= floor] + [
+                n for n in order if fused[n][1] < floor
+            ]
+        hits = []
+        lowest = float("inf")
+        for name in order:
+            _fused, similarity, summary = fused[name]
+            lowest = min(lowest, similarity)
+            hits.append(ToolHit(name, lowest, summary))
+        return hits
+
+    # --- lifecycle ---------------------------------------------------------------------
 
     def close(self) -> None:
-        """Wait for a background optimize, then drop the table handle; the data stays at
+        """Wait for a background optimize, then drop the table handles; the data stays at
         `uri` (memory:// data goes with it)."""
         if self._optimizer is not None:
             self._optimizer.shutdown(wait=True)
             self._optimizer = None
         with self._write_lock:
             self._table = None
+            self._sessions = None
             self._db = None
+        super().close()
 
     def __repr__(self) -> str:
         return (
-            f"LanceDBToolIndex(uri={self.options.uri!r}, table={self.options.table!r}, "
+            f"LanceDBToolIndex(uri={self.uri!r}, table={self.options.table!r}, "
             f"mode={self.options.mode!r}, embedder={self.embedder.model_id!r})"
         )
+
+
+def _cosine(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
+    return matrix @ vector / np.maximum(norms, 1e-12)

@@ -1,71 +1,118 @@
-"""The options of the `lancedb` backend: `[tool.toolscout.backends.lancedb]` in config."""
+"""The options of the `lancedb` backend: `[tool.toolscout.backends.lancedb]` in config.
+
+The shared vocabulary (`name_weight`, `parameters_weight`, `description_weight`,
+`stemming`, `stop_words`, `min_score`, `max_results`, `path`) comes from
+`toolscout.options`; what follows is LanceDB's own.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+from toolscout.options import PersistentOptions
 
 __all__ = ["LanceDBOptions"]
 
 _TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 
 
-class LanceDBOptions(BaseModel):
+class LanceDBOptions(PersistentOptions):
     """Validated configuration of `LanceDBToolIndex`.
 
     `hybrid` ranks by weighted reciprocal-rank fusion of LanceDB full-text search (BM25
-    over the tool's name, parameters and description, the name weighted) and vector
-    search, plus a bonus for tools whose name words the query contains; `vector` ranks by
-    cosine similarity alone. An exact tool name always ranks its tool first, in both
-    modes.
+    over core's analysed terms of the tool's name, parameters and description) and vector
+    search, plus a bonus for tools whose name terms the query contains; `vector` ranks by
+    cosine similarity alone.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    # Tuned on ../shared/eval (BFCL), confirmed on Seal-Tools: the name's terms are
+    # written twice into the full-text column.
+    name_weight: float = Field(
+        2.0,
+        gt=0,
+        description="Weight of the tool's name in full-text search: its terms are written "
+        "round(name_weight) times (at least once) into the full-text column.",
+    )
+    parameters_weight: float = Field(
+        1.0,
+        ge=0,
+        description="Times (rounded) parameter terms are written into the full-text column; "
+        "0 leaves them out.",
+    )
+    description_weight: float = Field(
+        1.0,
+        ge=0,
+        description="Times (rounded) description terms are written into the full-text "
+        "column; 0 leaves them out.",
+    )
+    min_score: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="Cosine similarity to the query a hit needs (0 keeps every hit); a "
+        "search may then return nothing. Tools the query names are always kept.",
+    )
 
-    uri: str = "memory://"
-    """LanceDB URI: memory:// (default), a local directory, or an object-store URI."""
-    table: str = "toolscout_tools"
-    """The table holding every session's tools (sessions are a filtered column)."""
-    mode: Literal["hybrid", "vector"] = "hybrid"
-    """`hybrid` (full-text + vector, fused by rank) or `vector` (embeddings only)."""
-    embedder: str | None = None
-    """Embedder name; None uses the configured `embedder` setting, else sentence-transformers."""
-    embedder_options: dict[str, Any] = Field(default_factory=dict)
-    """Options for the embedder, on top of its table in config."""
-    min_similarity: float | None = Field(None, ge=-1.0, le=1.0)
-    """Tools less similar to the query than this (cosine) are not returned, whichever
-    ranking found them, so a search can return nothing when nothing fits (an exact tool
-    name is always returned). None keeps every hit."""
-    vector_weight: float = Field(1.0, ge=0.0)
-    """Weight of the vector ranking in hybrid fusion."""
-    text_weight: float = Field(1.0, ge=0.0)
-    """Weight of the full-text ranking in hybrid fusion."""
-    name_match_weight: float = Field(0.5, ge=0.0)
-    """Hybrid only: a tool whose name's words all appear in the query gains what rank 1 of
-    a ranking with this weight gives (a partial match, its share of that)."""
-    rrf_k: float = Field(5.0, gt=0.0)
-    """Reciprocal-rank constant: a hit at rank r scores weight / (rrf_k + r). Small, so the
-    first few ranks of each list count most (tuned on ../shared/eval)."""
-    candidates: int = Field(50, ge=1, le=10_000)
-    """Hits taken from each ranking before fusion (at least the requested count)."""
-    name_boost: int = Field(2, ge=1, le=10)
-    """Times the name's words are written into the full-text column, which is how BM25
-    weighs them above parameters and description (fixed when the table is created)."""
-    stem: bool = True
-    """English stemming in the full-text index (fixed when the table is created)."""
-    remove_stop_words: bool = True
-    """Drop English stop words in the full-text index (fixed when the table is created)."""
-    cache_dir: str | None = None
-    """Directory of an on-disk vector cache shared by processes (None: memory only)."""
-    read_consistency_interval: float | None = Field(None, ge=0.0)
-    """Seconds between checks for other processes' writes (0: every read; None: never,
-    only this process's writes are seen). Set it when several workers share one URI."""
-    optimize_every: int = Field(256, ge=1)
-    """Rows written (and a quarter of the table) before a background thread compacts the
-    table and updates its indexes. Until then a session's unindexed rows are searched by a
-    scan (about 25 ms per 1,000); an update costs time in proportion to the whole table."""
+    uri: str = Field(
+        "memory://",
+        description="LanceDB URI: memory:// (default), a local directory (its parent must "
+        "exist), or an object-store URI (s3://, gs://, az://).",
+    )
+    table: str = Field(
+        "toolscout_tools",
+        description="The table of tool sets; sessions are kept in `<table>_sessions`.",
+    )
+    mode: Literal["hybrid", "vector"] = Field(
+        "hybrid", description="`hybrid` (full text + vectors, fused by rank) or `vector`."
+    )
+    embedder: str | None = Field(
+        None,
+        description="Embedder name; None uses the configured `embedder` setting, else "
+        "sentence-transformers.",
+    )
+    embedder_options: dict[str, Any] = Field(
+        default_factory=dict, description="Options for the embedder, on top of its config."
+    )
+    vector_weight: float = Field(
+        1.0, ge=0.0, description="Weight of the vector ranking in hybrid fusion."
+    )
+    text_weight: float = Field(
+        1.0, ge=0.0, description="Weight of the full-text ranking in hybrid fusion."
+    )
+    name_match_weight: float = Field(
+        0.5,
+        ge=0.0,
+        description="Hybrid only: a tool whose name terms all appear in the query gains what "
+        "rank 1 of a ranking with this weight gives (a partial match, its share of that).",
+    )
+    rrf_k: float = Field(
+        5.0,
+        gt=0.0,
+        description="Reciprocal-rank constant: a hit at rank r scores weight / (rrf_k + r).",
+    )
+    candidates: int = Field(
+        50,
+        ge=1,
+        le=10_000,
+        description="Hits taken from each ranking before fusion (at least the requested count).",
+    )
+    cache_dir: str | None = Field(
+        None, description="Directory of an on-disk vector cache shared by processes."
+    )
+    read_consistency_interval: float | None = Field(
+        None,
+        ge=0.0,
+        description="Seconds between checks for other processes' writes (0: every search; "
+        "None: never, only this process's writes are seen).",
+    )
+    optimize_every: int = Field(
+        256,
+        ge=1,
+        description="Rows written (and a quarter of the table) before a background thread "
+        "compacts the table and updates its indexes.",
+    )
 
     @field_validator("table")
     @classmethod
@@ -75,7 +122,17 @@ class LanceDBOptions(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _weights(self) -> LanceDBOptions:
+    def _checks(self) -> LanceDBOptions:
         if self.mode == "hybrid" and self.vector_weight + self.text_weight <= 0:
             raise ValueError("hybrid mode needs vector_weight or text_weight above 0")
+        if self.path is not None and self.uri != "memory://" and self.uri != self.path:
+            raise ValueError(
+                f"give the store's location once: `uri` ({self.uri!r}) or `path` "
+                f"({self.path!r}), not both"
+            )
         return self
+
+    @property
+    def location(self) -> str:
+        """Where the store lives: `path` when given (a local directory), else `uri`."""
+        return self.path if self.path is not None else self.uri

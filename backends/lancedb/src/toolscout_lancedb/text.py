@@ -1,30 +1,22 @@
-"""What the embedder and the full-text index see of a tool, and how names match queries."""
+"""What the embedder and the full-text index see of a tool.
+
+The full-text column holds core's analysed terms (`toolscout.analysis`), joined by spaces;
+LanceDB's full-text index splits it on whitespace and does nothing else, so core's
+analysis is the only one, for tools and queries alike.
+"""
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from toolscout import ToolReference
-from toolscout.text import words
+from toolscout.analysis import ToolTerms
 
-__all__ = [
-    "embedding_text",
-    "full_text",
-    "is_identifier_like",
-    "name_match",
-    "query_terms",
-]
+__all__ = ["FieldRepeats", "embedding_text", "full_text", "name_match", "repeats"]
 
-_IDENTIFIER = re.compile(r"^\S+$")
 # Sentence models read a few hundred tokens at most; the rest would be cut anyway.
 _MAX_CHARS = 2000
-# The English stop words of Lucene (and of LanceDB's full-text index).
-_LUCENE_STOP_WORDS = """
-    a an and are as at be but by for if in into is it no not of on or such that the their
-    then there these they this to was will with
-"""
-_STOP_WORDS = frozenset(_LUCENE_STOP_WORDS.split())
+
+#: Times the name, parameter and description terms are written into the full-text column.
+FieldRepeats = tuple[int, int, int]
 
 
 def embedding_text(tool: ToolReference) -> str:
@@ -43,43 +35,25 @@ def embedding_text(tool: ToolReference) -> str:
     return " ".join(parts)[:_MAX_CHARS]
 
 
-def full_text(tool: ToolReference, name_boost: int) -> str:
-    """The one full-text column: the name's words `name_boost` times, then the parameters
-    and the description. BM25 counts a repeated word more, so this weighs the name the way
-    BM25F would, with term frequencies summed before saturation (which per-column scoring
-    with boosts does not do, and which ranked worse on the evaluation sets)."""
-    text = tool.text
-    return " ".join([text.name] * name_boost + [text.parameters, text.description])
+def repeats(name: float, parameters: float, description: float) -> FieldRepeats:
+    """The field weights as repeat counts: rounded, the name at least once."""
+    return (max(1, round(name)), round(parameters), round(description))
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> object:
-    import Stemmer  # PyStemmer: the Snowball English stemmer, as LanceDB's index uses
+def full_text(terms: ToolTerms, times: FieldRepeats) -> str:
+    """The full-text column: each field's terms written its repeat count of times.
 
-    return Stemmer.Stemmer("english")
-
-
-def _terms(tokens: list[str]) -> frozenset[str]:
-    kept = [t for t in tokens if len(t) > 1 and not t.isdigit() and t not in _STOP_WORDS]
-    return frozenset(_stemmer().stemWords(kept))  # type: ignore[attr-defined]
-
-
-def query_terms(query: str) -> frozenset[str]:
-    """The stemmed content words of a query."""
-    return _terms(words(query))
+    BM25 counts a repeated term more, so this weighs the fields the way BM25F would, with
+    term frequencies summed before saturation (per-column scoring with boosts ranked worse
+    on the evaluation sets).
+    """
+    parts: list[str] = []
+    for field, count in zip(terms.fields, times, strict=True):
+        if field and count:
+            parts.extend([" ".join(field)] * count)
+    return " ".join(parts)
 
 
-@lru_cache(maxsize=65536)
-def _name_terms(name: str) -> frozenset[str]:
-    return _terms(words(name))
-
-
-def name_match(name: str, terms: frozenset[str]) -> float:
-    """The share of a tool name's words that the query contains (0 to 1)."""
-    own = _name_terms(name)
-    return len(own & terms) / len(own) if own else 0.0
-
-
-def is_identifier_like(query: str) -> bool:
-    """A query of one whitespace-free word could be a tool's exact name."""
-    return bool(_IDENTIFIER.match(query)) and len(query) <= 512
+def name_match(name_terms: frozenset[str], query_terms: frozenset[str]) -> float:
+    """The share of a tool name's terms that the query contains (0 to 1)."""
+    return len(name_terms & query_terms) / len(name_terms) if name_terms else 0.0
