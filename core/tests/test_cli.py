@@ -21,7 +21,6 @@ import toolscout
 import toolscout.cli
 import toolscout.loading
 import toolscout.plugins
-from stevedore.extension import ExtensionManager
 from toolscout.cli import DEMO_QUERIES, coerce_options, main, options_for, parse_options
 from toolscout.options import IndexOptions
 from toolscout.plugins import PluginRegistry, registry
@@ -205,8 +204,6 @@ def test_backends_reports_a_plugin_that_fails_to_import(
         "[toolscout]\nbroken = toolscout_broken_no_such_module\n", encoding="utf-8"
     )
     monkeypatch.syspath_prepend(str(site))
-    # stevedore remembers a group's entry points per process; forget them to see the new one.
-    monkeypatch.setattr(ExtensionManager, "ENTRY_POINT_CACHE", {})
     monkeypatch.setattr(toolscout.plugins, "registry", PluginRegistry())
     data = run_json(capsys, "backends")
     failures = {f["plugin"]: f for f in data["failures"]}
@@ -238,7 +235,6 @@ def test_a_backend_whose_dependency_is_missing_is_one_line(
         encoding="utf-8",
     )
     monkeypatch.syspath_prepend(str(site))
-    monkeypatch.setattr(ExtensionManager, "ENTRY_POINT_CACHE", {})
     fresh = PluginRegistry()
     monkeypatch.setattr(toolscout.plugins, "registry", fresh)
     monkeypatch.setattr(toolscout.loading, "registry", fresh)

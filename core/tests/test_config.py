@@ -336,6 +336,14 @@ def test_unknown_environment_variable_names_it_and_suggests_the_fix(
     assert "TOOLSCOUT_BACKENDS" in message
 
 
+def test_load_plugins_is_not_a_setting_and_not_an_unknown_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """TOOLSCOUT_LOAD_PLUGINS belongs to the plugin registry; the settings leave it alone."""
+    monkeypatch.setenv("TOOLSCOUT_LOAD_PLUGINS", "regex")
+    assert load_settings().backend == "regex"
+
+
 def test_unknown_nested_environment_variable_names_the_nested_key(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

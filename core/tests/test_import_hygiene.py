@@ -9,7 +9,7 @@ import sys
 import pytest
 
 HEAVY = ["duckdb", "lancedb", "tantivy", "pyarrow", "torch", "numpy", "sentence_transformers"]
-DEFERRED = ["pydantic", "pydantic_settings", "stevedore", "toktok"]
+DEFERRED = ["pydantic", "pydantic_settings", "toktok"]
 
 
 def modules_after(code: str) -> set[str]:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 import toolscout
 from toolscout import PluginLoadError, ToolHit, ToolIndexBase, UnknownBackendError
 from toolscout.index import Query
-from toolscout.plugins import FIRST_PARTY, PluginRegistry
+from toolscout.plugins import FIRST_PARTY, FIRST_PARTY_FOLDERS, PluginRegistry, install_hint
 from toolscout.toolsets import ToolSet
 
 
@@ -151,12 +152,42 @@ def test_an_unknown_backend_with_nothing_installed_says_none(registry: PluginReg
         registry.backend("nope")
 
 
-@pytest.mark.parametrize(("name", "distribution"), sorted(FIRST_PARTY.items()))
-def test_an_uninstalled_first_party_backend_gives_the_pip_install_line(
-    registry: PluginRegistry, name: str, distribution: str
+@pytest.mark.parametrize("name", ["regex", "duckdb", "tantivy", "lancedb"])
+def test_an_uninstalled_first_party_backend_says_how_to_install_it_from_a_clone(
+    registry: PluginRegistry, name: str
 ) -> None:
-    with pytest.raises(UnknownBackendError, match=f"install it with: pip install {distribution}$"):
+    with pytest.raises(UnknownBackendError) as caught:
         registry.backend(name)
+    message = str(caught.value)
+    assert message == (
+        f"unknown backend {name!r}; installed backends: none; install it from a clone of the "
+        f"toolscout repository: pip install ./backends/{name} (or pip install "
+        f"toolscout-{name} from a package index that has it)"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(FIRST_PARTY))
+def test_every_first_party_plugin_has_an_install_hint_with_its_folder(name: str) -> None:
+    hint = install_hint(name)
+    assert hint is not None
+    assert f"pip install ./{FIRST_PARTY_FOLDERS[name]} " in hint
+    assert f"pip install {FIRST_PARTY[name]} from a package index" in hint
+
+
+def test_the_install_hints_name_folders_of_this_repository() -> None:
+    root = Path(__file__).resolve().parents[2]
+    for name, folder in FIRST_PARTY_FOLDERS.items():
+        pyproject = (root / folder / "pyproject.toml").read_text(encoding="utf-8")
+        assert f'name = "{FIRST_PARTY[name]}"' in pyproject
+    assert install_hint("no-such-plugin") is None
+
+
+def test_an_embedder_name_asked_for_as_a_backend_gets_no_install_hint(
+    registry: PluginRegistry,
+) -> None:
+    with pytest.raises(UnknownBackendError) as caught:
+        registry.backend("openai")
+    assert "pip install" not in str(caught.value)
 
 
 def test_first_party_backends_install_as_toolscout_distributions() -> None:
@@ -206,7 +237,10 @@ def test_an_unknown_embedder_gives_the_pip_install_line_for_first_party_ones(
         registry.embedder("sentence-transformers")
     message = str(caught.value)
     assert message.startswith("unknown embedder 'sentence-transformers'")
-    assert message.endswith("pip install toolscout-sentence-transformers")
+    assert "pip install ./contrib/sentence-transformers" in message
+    assert message.endswith(
+        "(or pip install toolscout-sentence-transformers from a package index that has it)"
+    )
 
 
 # --- hook specifications stay documented -------------------------------------------------
@@ -247,3 +281,203 @@ def test_a_hook_that_raises_is_a_plugin_error_naming_the_cause(registry: PluginR
     assert "'failing_hook'" in message
     assert "ModuleNotFoundError: No module named 'heavy_dependency'" in message
     assert registry._pm.get_plugin("failing_hook") is None
+
+
+# --- entry points: one scan, import and collect as separate steps -------------------------
+
+GROUP = "toolscout-tests-site"
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
+    """Install throwaway plugin distributions into a folder put on sys.path.
+
+    `install(dist, {entry_point: module_source})` writes a dist-info with entry points in
+    the group `GROUP` and one module per entry point, named `tsite_<entry point>`.
+    """
+    folder = tmp_path / "site"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    written: list[str] = []
+
+    def install(distribution: str, plugins: dict[str, str]) -> None:
+        info = folder / f"{distribution.replace('-', '_')}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {distribution}\nVersion: 1.0\n", encoding="utf-8"
+        )
+        lines = [f"[{GROUP}]"]
+        for name, source in plugins.items():
+            module = f"tsite_{name}"
+            (folder / f"{module}.py").write_text(source, encoding="utf-8")
+            lines.append(f"{name} = {module}")
+            written.append(module)
+        (info / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    yield install
+    import sys
+
+    for module in written:
+        sys.modules.pop(module, None)
+
+
+BACKEND_PLUGIN = """
+import toolscout
+CALLS = []
+
+@toolscout.hookimpl
+def register_backends(register):
+    CALLS.append("register_backends")
+    from toolscout.testing import ReferenceToolIndex
+
+    class Index(ReferenceToolIndex):
+        name = {name!r}
+
+    register(Index)
+"""
+
+COMMAND_PLUGIN = """
+import toolscout
+
+@toolscout.hookimpl
+def register_commands(subparsers):
+    subparsers.add_parser("hello", help="say hello")
+"""
+
+
+def test_entry_points_are_scanned_once_per_registry(
+    site: Callable[..., None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from importlib import metadata
+
+    site("toolscout-a", {"alpha": BACKEND_PLUGIN.format(name="alpha")})
+    scans: list[object] = []
+    real = metadata.entry_points
+
+    def counting(**params: Any) -> Any:
+        scans.append(params)
+        return real(**params)
+
+    monkeypatch.setattr(metadata, "entry_points", counting)
+    fresh = PluginRegistry(group=GROUP)
+    fresh.backend("alpha")
+    fresh.backends()
+    fresh.register_commands(_subparsers())
+    with pytest.raises(UnknownBackendError):
+        fresh.backend("nope")
+    assert scans == [{"group": GROUP}]
+
+
+def test_the_registry_does_not_use_stevedore() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom toolscout.plugins import registry\nregistry.load_all()\n"
+        "print('stevedore' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "False", done.stderr
+
+
+def test_an_entry_point_backend_is_recorded_with_its_distribution(
+    site: Callable[..., None],
+) -> None:
+    site("toolscout-a", {"alpha": BACKEND_PLUGIN.format(name="alpha")})
+    entry = PluginRegistry(group=GROUP).backend("alpha")
+    assert (entry.plugin, entry.distribution, entry.version) == ("alpha", "toolscout-a", "1.0")
+
+
+def _subparsers() -> Any:
+    import argparse
+
+    return argparse.ArgumentParser(prog="t").add_subparsers(dest="command")
+
+
+def test_commands_import_plugins_but_run_no_backend_hook(site: Callable[..., None]) -> None:
+    import sys
+
+    site(
+        "toolscout-a",
+        {"alpha": BACKEND_PLUGIN.format(name="alpha"), "greeter": COMMAND_PLUGIN},
+    )
+    fresh = PluginRegistry(group=GROUP)
+    subparsers = _subparsers()
+    assert fresh.register_commands(subparsers) == []
+    assert "hello" in subparsers.choices
+    assert sys.modules["tsite_alpha"].CALLS == []  # imported, not collected
+    assert fresh.backend("alpha").name == "alpha"
+    assert sys.modules["tsite_alpha"].CALLS == ["register_backends"]
+
+
+def test_a_failing_command_hook_is_returned_and_breaks_no_other(
+    site: Callable[..., None],
+) -> None:
+    broken = "import toolscout\n\n@toolscout.hookimpl\ndef register_commands(subparsers):\n"
+    broken += "    raise RuntimeError('boom')\n"
+    site("toolscout-a", {"greeter": COMMAND_PLUGIN, "noisy": broken})
+    subparsers = _subparsers()
+    failed = PluginRegistry(group=GROUP).register_commands(subparsers)
+    assert [(f.plugin, f.distribution, str(f.error)) for f in failed] == [
+        ("noisy", "toolscout-a", "boom")
+    ]
+    assert "hello" in subparsers.choices
+
+
+def test_a_plugin_that_fails_to_import_is_recorded_with_its_distribution(
+    site: Callable[..., None],
+) -> None:
+    site(
+        "toolscout-broken",
+        {
+            "broken": "raise ImportError('no dependency')",
+            "alpha": BACKEND_PLUGIN.format(name="alpha"),
+        },
+    )
+    fresh = PluginRegistry(group=GROUP)
+    assert fresh.register_commands(_subparsers()) == []
+    failure = fresh.failures["broken"]
+    assert (failure.plugin, failure.distribution) == ("broken", "toolscout-broken")
+    with pytest.raises(PluginLoadError, match="from distribution toolscout-broken"):
+        fresh.backend("broken")
+    assert fresh.backend("alpha").distribution == "toolscout-broken"
+
+
+def test_load_plugins_restricts_the_entry_points_loaded(
+    site: Callable[..., None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    site(
+        "toolscout-a",
+        {"alpha": BACKEND_PLUGIN.format(name="alpha"), "beta": BACKEND_PLUGIN.format(name="beta")},
+    )
+    monkeypatch.setenv("TOOLSCOUT_LOAD_PLUGINS", " beta , other")
+    fresh = PluginRegistry(group=GROUP)
+    assert list(fresh.entry_points()) == ["beta"]
+    assert list(fresh.backends()) == ["beta"]
+    assert "tsite_alpha" not in sys.modules
+    with pytest.raises(UnknownBackendError) as caught:
+        fresh.backend("alpha")
+    assert (
+        "plugin 'alpha' from distribution toolscout-a is installed but not loaded: "
+        "TOOLSCOUT_LOAD_PLUGINS=beta,other does not name it"
+    ) in str(caught.value)
+
+
+def test_an_empty_load_plugins_loads_no_plugin(
+    site: Callable[..., None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site("toolscout-a", {"alpha": BACKEND_PLUGIN.format(name="alpha")})
+    monkeypatch.setenv("TOOLSCOUT_LOAD_PLUGINS", "")
+    fresh = PluginRegistry(group=GROUP)
+    assert fresh.entry_points() == {}
+    assert fresh.backends() == {}
+
+
+def test_load_plugins_leaves_in_code_plugins_alone(
+    registry: PluginRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLSCOUT_LOAD_PLUGINS", "")
+    registry.register_plugin(plugin_module("p", register_backends=registers(EchoIndex)))
+    assert registry.backend("echo").cls is EchoIndex

@@ -108,6 +108,7 @@ class Analyzer:
         self.stemming = stemming
         self.stop_words = STOP_WORDS if stop_words else frozenset()
         self._term = lru_cache(maxsize=65536)(self._term_uncached)
+        self._word_terms = lru_cache(maxsize=65536)(self._word_terms_uncached)
         self._tools: OrderedDict[str, ToolTerms] = OrderedDict()
         self._tools_lock = threading.Lock()
 
@@ -147,8 +148,14 @@ class Analyzer:
 
     def query_terms(self, query: str) -> list[str]:
         """The terms of a free-text query: identifiers in it are split first, as tools are."""
-        split = " ".join(part for word in _WORD.findall(query) for part in split_identifier(word))
-        return self.terms(split)
+        found: list[str] = []
+        for word in _WORD.findall(query):
+            found.extend(self._word_terms(word))
+        return found
+
+    def _word_terms_uncached(self, word: str) -> tuple[str, ...]:
+        # Cached per word: queries repeat words far more often than they repeat queries.
+        return tuple(self.terms(" ".join(split_identifier(word))))
 
     def tool_terms(self, tool: ToolReference) -> ToolTerms:
         """The terms of a tool's name, parameters and description (cached per definition)."""
@@ -208,10 +215,12 @@ def name_candidates(query: str) -> list[str]:
     selected = _SELECT.match(text)
     if selected:
         found.extend(_NAME_DELIMITERS.split(text[selected.end() :]))
-    for match in _QUOTED.finditer(text):
-        found.append(next(group for group in match.groups() if group is not None).strip())
-    for piece in _NAME_DELIMITERS.split(text):
-        piece = piece.strip(".!?")
-        if piece and _IDENTIFIER_SHAPED.search(piece):
-            found.append(piece)
+    if "`" in text or '"' in text or "'" in text:
+        for match in _QUOTED.finditer(text):
+            found.append(next(group for group in match.groups() if group is not None).strip())
+    if _IDENTIFIER_SHAPED.search(text):
+        for piece in _NAME_DELIMITERS.split(text):
+            piece = piece.strip(".!?")
+            if piece and _IDENTIFIER_SHAPED.search(piece):
+                found.append(piece)
     return list(dict.fromkeys(fold(piece) for piece in found if piece))

@@ -215,7 +215,7 @@ def _by_name(tools: Sequence[ToolReference], names: Sequence[str]) -> list[ToolR
 
 def cmd_backends(args: argparse.Namespace, out: TextIO) -> int:
     """List installed backends and the plugins that failed to load."""
-    from toolscout.plugins import registry
+    from toolscout.plugins import install_hint, registry
 
     backends = sorted(registry.backends().values(), key=lambda entry: entry.name)
     failures = sorted(registry.failures.values(), key=lambda failure: failure.plugin)
@@ -231,7 +231,7 @@ def cmd_backends(args: argparse.Namespace, out: TextIO) -> int:
     failed = [
         {
             "plugin": failure.plugin,
-            "distribution": _distribution_of(failure.plugin, failure.distribution),
+            "distribution": failure.distribution,
             "error": f"{type(failure.error).__name__}: {failure.error}",
         }
         for failure in failures
@@ -240,7 +240,7 @@ def cmd_backends(args: argparse.Namespace, out: TextIO) -> int:
         _emit_json({"backends": rows, "failures": failed}, out)
         return 0
     if not rows:
-        out.write("no backends installed; install one, e.g.: pip install toolscout-regex\n")
+        out.write(f"no backends installed; for the default one, {install_hint('regex')}\n")
     else:
         table = [["name", "distribution", "version", "capabilities"]]
         table += [
@@ -254,19 +254,6 @@ def cmd_backends(args: argparse.Namespace, out: TextIO) -> int:
             f"{failure['error']}\n"
         )
     return 0
-
-
-def _distribution_of(plugin: str, known: str) -> str:
-    """The distribution that declares `plugin`, when the failure record could not tell."""
-    if known and known != "unknown distribution":
-        return known
-    from importlib import metadata
-
-    for ep in metadata.entry_points(group="toolscout", name=plugin):
-        dist = getattr(ep, "dist", None)
-        if dist is not None:
-            return str(dist.metadata["Name"] or dist.name)
-    return known
 
 
 def _capabilities(cls: type[Any]) -> list[str]:
@@ -517,18 +504,17 @@ BUILTIN_COMMANDS = frozenset({"backends", "search", "demo", "eval"})
 
 
 def _add_plugin_commands(commands: Any) -> None:
-    """Let each installed plugin add its commands; one that fails is named, not fatal."""
+    """Let each installed plugin add its commands; one that fails is named, not fatal.
+
+    This imports the plugin modules (light by contract) but no backend or embedder.
+    """
     from toolscout.plugins import registry
 
-    registry.load_all()
-    for impl in registry._pm.hook.register_commands.get_hookimpls():
-        try:
-            impl.function(subparsers=commands)
-        except Exception as error:
-            sys.stderr.write(
-                f"toolscout: plugin {impl.plugin_name!r} could not add its commands: "
-                f"{type(error).__name__}: {_one_line(error)}\n"
-            )
+    for failure in registry.register_commands(commands):
+        sys.stderr.write(
+            f"toolscout: plugin {failure.plugin!r} could not add its commands: "
+            f"{type(failure.error).__name__}: {_one_line(failure.error)}\n"
+        )
 
 
 def _wants_plugin_commands(argv: Sequence[str]) -> bool:

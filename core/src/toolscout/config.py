@@ -191,10 +191,14 @@ class Settings(BaseSettings):
 _config_dir: ContextVar[Path | None] = ContextVar("toolscout_config_dir", default=None)
 
 
+#: `TOOLSCOUT_*` variables read outside the settings (`toolscout.plugins`), not settings.
+NOT_SETTINGS = frozenset({"TOOLSCOUT_LOAD_PLUGINS"})
+
+
 def _check_environment(environ: Mapping[str, str]) -> None:
     known = {name.upper() for name in Settings.model_fields}
     for key, value in environ.items():
-        if not key.upper().startswith(ENV_PREFIX):
+        if not key.upper().startswith(ENV_PREFIX) or key.upper() in NOT_SETTINGS:
             continue
         first = key[len(ENV_PREFIX) :].split("__", 1)[0].upper()
         if first not in known:

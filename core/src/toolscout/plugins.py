@@ -1,16 +1,26 @@
 """Finding, loading and registering plugins.
 
 Plugins are named by entry points in the `toolscout` group; the entry point's name is the
-plugin's name, which for a backend plugin is the backend's name. Nothing is imported until
-it is needed: asking for backend `duckdb` loads the `duckdb` entry point through stevedore
-and no other plugin. A plugin that fails to import is recorded with its distribution and
-error, and the others keep working.
+plugin's name, which for a backend plugin is the backend's name. The group is read once per
+registry, with `importlib.metadata` (the only scan: it also tells each plugin's
+distribution). Nothing is imported until it is needed, in two steps:
+
+1. *importing* a plugin imports its module (which must stay light) and registers it with
+   pluggy; the CLI imports every plugin this far to collect their commands;
+2. *collecting* it runs its `register_backends` and `register_embedders` hooks, which import
+   the backend or embedder classes and so their dependencies. Asking for backend `duckdb`
+   imports and collects the `duckdb` plugin and no other.
+
+A plugin that fails at either step is recorded with its distribution and error, and the
+others keep working. `TOOLSCOUT_LOAD_PLUGINS=a,b` restricts the entry points loaded to the
+named ones (empty: none).
 """
 
 from __future__ import annotations
 
 import difflib
 import logging
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,9 +36,12 @@ from toolscout.errors import PluginLoadError, UnknownBackendError, UnknownEmbedd
 __all__ = [
     "ENTRY_POINT_GROUP",
     "FIRST_PARTY",
+    "FIRST_PARTY_FOLDERS",
+    "LOAD_PLUGINS_ENV",
     "PluginFailure",
     "PluginRegistry",
     "Registered",
+    "install_hint",
     "registry",
 ]
 
@@ -40,6 +53,9 @@ log.addHandler(logging.NullHandler())
 
 ENTRY_POINT_GROUP = "toolscout"
 
+#: Comma-separated entry-point names: when set, only these plugins load (empty: none).
+LOAD_PLUGINS_ENV = "TOOLSCOUT_LOAD_PLUGINS"
+
 #: First-party plugins by the name they register under, with the distribution to install.
 FIRST_PARTY: dict[str, str] = {
     "regex": "toolscout-regex",
@@ -49,7 +65,46 @@ FIRST_PARTY: dict[str, str] = {
     "sentence-transformers": "toolscout-sentence-transformers",
     "openai": "toolscout-openai",
     "mcp": "toolscout-mcp",
+    "bench": "toolscout-bench",
 }
+
+#: Where each first-party distribution lives in a clone of the toolscout repository. The
+#: distributions are not published on a package index: a clone is where they come from.
+FIRST_PARTY_FOLDERS: dict[str, str] = {
+    "regex": "backends/regex",
+    "duckdb": "backends/duckdb",
+    "tantivy": "backends/tantivy",
+    "lancedb": "backends/lancedb",
+    "sentence-transformers": "contrib/sentence-transformers",
+    "openai": "contrib/openai",
+    "mcp": "contrib/mcp",
+    "bench": "contrib/bench",
+}
+
+#: What each first-party plugin registers under its own name.
+_FIRST_PARTY_KINDS: dict[str, str] = {
+    "regex": "backend",
+    "duckdb": "backend",
+    "tantivy": "backend",
+    "lancedb": "backend",
+    "sentence-transformers": "embedder",
+    "openai": "embedder",
+}
+
+
+def install_hint(name: str) -> str | None:
+    """How to install first-party plugin `name`, as one clause; None for any other name.
+
+    The first-party distributions are installed from a clone of the repository (a relative
+    path such as `./backends/duckdb`); the distribution name works with an index that has it.
+    """
+    if name not in FIRST_PARTY:
+        return None
+    return (
+        f"install it from a clone of the toolscout repository: pip install "
+        f"./{FIRST_PARTY_FOLDERS[name]} (or pip install {FIRST_PARTY[name]} from a package "
+        "index that has it)"
+    )
 
 
 @dataclass(frozen=True)
@@ -78,11 +133,30 @@ class Registered:
     version: str
 
 
+def _allowed_plugins() -> frozenset[str] | None:
+    """The entry-point names `TOOLSCOUT_LOAD_PLUGINS` allows; None when it is not set."""
+    value = os.environ.get(LOAD_PLUGINS_ENV)
+    if value is None:
+        return None
+    return frozenset(part.strip() for part in value.split(",") if part.strip())
+
+
+def _origin(ep: metadata.EntryPoint | None) -> tuple[str, str]:
+    """(distribution, version) of an entry point; ("local", "") for an in-code plugin."""
+    if ep is None:
+        return ("local", "")
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return ("unknown distribution", "")
+    return (dist.metadata["Name"] or dist.name, dist.version)
+
+
 class PluginRegistry:
     """One pluggy plugin manager plus what its plugins have registered.
 
-    Entry points are discovered on first use and loaded one by one as names are asked for;
-    `load_all()` loads every remaining one (for listings and error messages).
+    Entry points are discovered on first use and imported one by one as names are asked
+    for; `load_all()` imports and collects every remaining one (for listings and error
+    messages); `register_commands()` imports them all but collects none.
     """
 
     def __init__(self, group: str = ENTRY_POINT_GROUP) -> None:
@@ -91,7 +165,11 @@ class PluginRegistry:
         self._pm = pluggy.PluginManager("toolscout")
         self._pm.add_hookspecs(hookspecs)
         self._entry_points: dict[str, metadata.EntryPoint] | None = None
-        self._loaded: set[str] = set()
+        self._excluded: dict[str, metadata.EntryPoint] = {}
+        self._allowed: frozenset[str] | None = None
+        self._imported: set[str] = set()
+        self._collected: set[str] = set()
+        self._origins: dict[str, tuple[str, str]] = {}
         self._failures: dict[str, PluginFailure] = {}
         self._backends: dict[str, Registered] = {}
         self._embedders: dict[str, Registered] = {}
@@ -99,65 +177,55 @@ class PluginRegistry:
     # --- discovery -------------------------------------------------------------------
 
     def entry_points(self) -> dict[str, metadata.EntryPoint]:
-        """Installed plugins by name, without importing any of them."""
-        if self._entry_points is None:
-            found = metadata.entry_points(group=self.group)
-            self._entry_points = {ep.name: ep for ep in found}
-        return self._entry_points
+        """Installed plugins by name, without importing any of them.
 
-    @staticmethod
-    def _distribution(ep: metadata.EntryPoint) -> tuple[str, str]:
-        dist = getattr(ep, "dist", None)
-        if dist is None:
-            return ("unknown distribution", "")
-        return (dist.metadata["Name"] or dist.name, dist.version)
+        The one scan of installed distributions, done on first use. With
+        `TOOLSCOUT_LOAD_PLUGINS` set, only the entry points it names are returned.
+        """
+        with self._lock:
+            if self._entry_points is None:
+                allowed = _allowed_plugins()
+                found: dict[str, metadata.EntryPoint] = {}
+                excluded: dict[str, metadata.EntryPoint] = {}
+                for ep in metadata.entry_points(group=self.group):
+                    table = found if allowed is None or ep.name in allowed else excluded
+                    # The first on sys.path wins, as it would for an import.
+                    table.setdefault(ep.name, ep)
+                self._allowed = allowed
+                self._excluded = excluded
+                self._entry_points = found
+            return self._entry_points
 
     # --- loading ---------------------------------------------------------------------
 
-    def _load(self, names: list[str]) -> None:
-        """Import the named entry points through stevedore and register their hooks."""
-        names = [n for n in names if n not in self._loaded and n in self.entry_points()]
-        if not names:
-            return
-        from stevedore import NamedExtensionManager
+    def _fail(self, plugin: str, error: BaseException) -> None:
+        failure = PluginFailure(plugin, self._origins.get(plugin, ("local", ""))[0], error)
+        self._failures[plugin] = failure
+        log.warning("%s", failure)
 
-        def on_failure(_manager: object, ep: metadata.EntryPoint, error: BaseException) -> None:
-            # stevedore hands over entry points rebuilt from its cache, without `dist`;
-            # ours, from importlib.metadata, know their distribution.
-            ep = self.entry_points().get(ep.name, ep)
-            distribution, _version = self._distribution(ep)
-            failure = PluginFailure(ep.name, distribution, error)
-            self._failures[ep.name] = failure
-            log.warning("%s", failure)
-
-        manager: NamedExtensionManager[Any] = NamedExtensionManager(
-            namespace=self.group,
-            names=names,
-            invoke_on_load=False,
-            on_load_failure_callback=on_failure,
-        )
-        self._loaded.update(names)
-        for extension in manager.extensions:
-            ep = self.entry_points().get(extension.name, extension.entry_point)
+    def _import(self, names: list[str]) -> None:
+        """Import the named entry points and register their modules with pluggy."""
+        entry_points = self.entry_points()
+        for name in names:
+            if name in self._imported or name in self._failures or name not in entry_points:
+                continue
+            ep = entry_points[name]
+            self._origins[name] = _origin(ep)
+            self._imported.add(name)
             try:
-                self._register_module(extension.plugin, extension.name, ep)
+                module = ep.load()
+            except Exception as error:
+                self._fail(name, error)
+                continue
+            try:
+                self._add(module, name)
             except PluginLoadError as error:
-                # Recorded, not raised: asking for this plugin's backend raises it, while
-                # the other plugins keep working.
-                cause = error.__cause__
-                reason: BaseException = error
-                if isinstance(cause, Exception) and not isinstance(
-                    cause, pluggy.PluginValidationError
-                ):
-                    reason = cause  # the hook's own error, e.g. a missing dependency
-                failure = PluginFailure(extension.name, self._distribution(ep)[0], reason)
-                self._failures[extension.name] = failure
-                log.warning("%s", failure)
+                self._imported.discard(name)
+                self._fail(name, error)
 
-    def _register_module(
-        self, module: ModuleType | object, plugin: str, ep: metadata.EntryPoint | None
-    ) -> None:
-        distribution, version = self._distribution(ep) if ep is not None else ("local", "")
+    def _add(self, module: ModuleType | object, plugin: str) -> None:
+        """Register `module` with pluggy, rejecting unknown hooks and bad signatures."""
+        distribution = self._origins.get(plugin, ("local", ""))[0]
         try:
             self._pm.register(module, name=plugin)
             # A misspelled hook name (register_backend) fails here, at start-up.
@@ -169,7 +237,18 @@ class PluginRegistry:
                 f"hook or a bad signature: {error}. Known hooks: "
                 + ", ".join(sorted(n for n in dir(hookspecs) if n.startswith("register_")))
             ) from error
-        caller = self._pm.subset_hook_caller
+
+    def _collect(self, plugin: str) -> None:
+        """Run one registered plugin's `register_backends` and `register_embedders` hooks.
+
+        Raises `PluginLoadError` and leaves nothing of the plugin behind when they fail.
+        """
+        if plugin in self._collected:
+            return
+        module = self._pm.get_plugin(plugin)
+        if module is None:
+            return
+        distribution, version = self._origins.get(plugin, ("local", ""))
         others = [p for p in self._pm.get_plugins() if p is not module]
 
         def collect(table: dict[str, Registered], kind: str) -> Callable[[type[Any]], None]:
@@ -184,6 +263,7 @@ class PluginRegistry:
 
             return register
 
+        caller = self._pm.subset_hook_caller
         try:
             caller("register_backends", remove_plugins=others)(
                 register=collect(self._backends, "backend")
@@ -200,13 +280,38 @@ class PluginRegistry:
             # that is this plugin's failure, not the caller's.
             self._forget(plugin)
             raise PluginLoadError(str(PluginFailure(plugin, distribution, error))) from error
+        self._collected.add(plugin)
+
+    def _load(self, names: list[str]) -> None:
+        """Import and collect the named entry points; failures are recorded, not raised."""
+        self._import(names)
+        for name in names:
+            if name not in self._imported or name in self._collected:
+                continue
+            try:
+                self._collect(name)
+            except PluginLoadError as error:
+                # Recorded, not raised: asking for this plugin's backend raises it, while
+                # the other plugins keep working.
+                cause = error.__cause__
+                reason: BaseException = error
+                if isinstance(cause, Exception) and not isinstance(
+                    cause, pluggy.PluginValidationError
+                ):
+                    reason = cause  # the hook's own error, e.g. a missing dependency
+                self._fail(name, reason)
 
     def register_plugin(self, module: ModuleType | object, name: str | None = None) -> None:
-        """Register a plugin object directly (tests, applications with in-code plugins)."""
+        """Register a plugin object directly (tests, applications with in-code plugins).
+
+        Unlike an entry point, it is collected at once: a failing hook raises here.
+        """
         with self._lock:
             plugin = name or getattr(module, "__name__", None) or repr(module)
-            self._register_module(module, plugin, None)
-            self._loaded.add(plugin)
+            self._origins[plugin] = ("local", "")
+            self._add(module, plugin)
+            self._imported.add(plugin)
+            self._collect(plugin)
 
     def unregister_plugin(self, name: str) -> None:
         """Remove a plugin registered with `register_plugin` and what it registered."""
@@ -216,14 +321,38 @@ class PluginRegistry:
     def _forget(self, name: str) -> None:
         if self._pm.get_plugin(name) is not None:
             self._pm.unregister(name=name)
-        self._loaded.discard(name)
+        self._imported.discard(name)
+        self._collected.discard(name)
         for table in (self._backends, self._embedders):
             for key in [k for k, v in table.items() if v.plugin == name]:
                 del table[key]
 
     def load_all(self) -> None:
+        """Import and collect every installed plugin (failures are recorded)."""
         with self._lock:
             self._load(list(self.entry_points()))
+
+    # --- commands --------------------------------------------------------------------
+
+    def register_commands(self, subparsers: Any) -> list[PluginFailure]:
+        """Let every plugin add its subcommands to the CLI (`register_commands` hook).
+
+        Imports every plugin module, which is light by contract, but runs no other hook: no
+        backend or embedder class is imported. A plugin whose hook raises is skipped and
+        returned as a failure; one that failed to import is recorded in `failures`.
+        """
+        with self._lock:
+            self._import(list(self.entry_points()))
+            failed: list[PluginFailure] = []
+            for impl in self._pm.hook.register_commands.get_hookimpls():
+                try:
+                    impl.function(subparsers=subparsers)
+                except Exception as error:
+                    distribution = self._origins.get(impl.plugin_name, ("local", ""))[0]
+                    failure = PluginFailure(impl.plugin_name, distribution, error)
+                    log.warning("%s", failure)
+                    failed.append(failure)
+            return failed
 
     # --- lookup ----------------------------------------------------------------------
 
@@ -265,10 +394,17 @@ class PluginRegistry:
             f"unknown {kind} {name!r}; installed {kind}s: "
             + (", ".join(installed) if installed else "none")
         ]
-        close = difflib.get_close_matches(name, [*installed, *FIRST_PARTY], n=1)
-        if name in FIRST_PARTY:
-            lines.append(f"install it with: pip install {FIRST_PARTY[name]}")
-        elif close:
+        ours = [n for n, k in _FIRST_PARTY_KINDS.items() if k == kind]
+        if name in self._excluded:
+            distribution = _origin(self._excluded[name])[0]
+            allowed = ",".join(sorted(self._allowed or ()))
+            lines.append(
+                f"plugin {name!r} from distribution {distribution} is installed but not "
+                f"loaded: {LOAD_PLUGINS_ENV}={allowed} does not name it"
+            )
+        elif _FIRST_PARTY_KINDS.get(name) == kind:
+            lines.append(str(install_hint(name)))
+        elif close := difflib.get_close_matches(name, [*installed, *ours], n=1):
             lines.append(f"did you mean {close[0]!r}?")
         for failure in self._failures.values():
             lines.append(f"note: {failure}")

@@ -106,7 +106,7 @@ def check_names(names: Sequence[str]) -> None:
     """Raise `UnknownBackendError` (one line) for names that are neither an installed backend,
     a plugin that failed to load, nor a reference."""
     from toolscout.errors import UnknownBackendError
-    from toolscout.plugins import FIRST_PARTY, registry
+    from toolscout.plugins import install_hint, registry
 
     installed = registry.backends()
     failed = registry.failures
@@ -119,8 +119,9 @@ def check_names(names: Sequence[str]) -> None:
         f"the references {' and '.join(REFERENCES)} always run",
     ]
     for name in unknown:
-        if name in FIRST_PARTY:
-            parts.append(f"install {name} with: pip install {FIRST_PARTY[name]}")
+        hint = install_hint(name)
+        if hint is not None:
+            parts.append(f"{name}: {hint}")
         else:
             close = difflib.get_close_matches(name, [*installed, *REFERENCES], n=1)
             if close:
