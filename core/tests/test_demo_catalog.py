@@ -277,10 +277,25 @@ def test_sending_the_whole_catalog_costs_tens_of_thousands_of_tokens(
     assert total > 50 * largest
 
 
+#: The generator's source, kept out of the package (and so out of the wheel).
+GENERATOR = Path(__file__).resolve().parents[1] / "scripts" / "generate_demo_catalog.py"
+
+
 def test_file_is_what_the_generator_writes() -> None:
-    """demo_tools.jsonl is regenerated from _generate.py, never edited by hand."""
-    generator = Path(str(RESOURCE)).with_name("_generate.py")
-    namespace = runpy.run_path(str(generator))
+    """demo_tools.jsonl is regenerated from the generator script, never edited by hand."""
+    namespace = runpy.run_path(str(GENERATOR))
     assert namespace["render"](namespace["TOOLS"]) == RESOURCE.read_text(encoding="utf-8"), (
-        "demo_tools.jsonl is stale: run python core/src/toolscout/data/_generate.py"
+        "demo_tools.jsonl is stale: run python core/scripts/generate_demo_catalog.py"
     )
+
+
+def test_the_generator_writes_the_packaged_file() -> None:
+    namespace = runpy.run_path(str(GENERATOR))
+    core = Path(__file__).resolve().parents[1]
+    assert namespace["TARGET"] == core / "src" / "toolscout" / "data" / "demo_tools.jsonl"
+
+
+def test_the_generator_source_is_not_in_the_package() -> None:
+    """Only the catalog ships: the 4,000-line source stays in the repository."""
+    data = importlib.resources.files("toolscout") / "data"
+    assert sorted(entry.name for entry in data.iterdir() if entry.name.endswith(".py")) == []

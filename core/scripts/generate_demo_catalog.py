@@ -2,9 +2,11 @@
 """Source of the demo catalog `demo_tools.jsonl`: hand-written tool definitions.
 
 The tools are written here as Python calls rather than raw JSON so that they can be
-reviewed and edited one at a time; `python core/src/toolscout/data/_generate.py` rewrites
-`demo_tools.jsonl` from them (one Anthropic-form tool per line). The definitions imitate
-the public APIs of common services but are written for this project.
+reviewed and edited one at a time; `python core/scripts/generate_demo_catalog.py` rewrites
+`core/src/toolscout/data/demo_tools.jsonl` from them (one Anthropic-form tool per line). The
+definitions imitate the public APIs of common services but are written for this project.
+
+This script lives outside the package, so it is not shipped in the wheel; only the JSONL is.
 """
 
 from __future__ import annotations
@@ -4051,9 +4053,13 @@ def render(tools: Sequence[Schema]) -> str:
     return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in tools)
 
 
+#: The packaged catalog this script writes.
+TARGET = Path(__file__).resolve().parents[1] / "src" / "toolscout" / "data" / "demo_tools.jsonl"
+
+
 def main() -> None:
-    """Rewrite demo_tools.jsonl next to this file from `TOOLS`."""
-    target = Path(__file__).with_name("demo_tools.jsonl")
+    """Rewrite core/src/toolscout/data/demo_tools.jsonl from `TOOLS`."""
+    target = TARGET
     target.write_text(render(TOOLS), encoding="utf-8")
     print(f"wrote {len(TOOLS)} tools to {target}")
 
