@@ -1,4 +1,4 @@
-"""The whole toolscout conformance suite, in memory and on a file that is reopened."""
+"""The whole toolscout conformance suite: in memory, with SQL scoring, and on a reopened file."""
 
 from __future__ import annotations
 
@@ -25,6 +25,20 @@ class TestDuckDBInMemory(ToolIndexConformance):
         index.close()
 
 
+class TestDuckDBSqlScoring(ToolIndexConformance):
+    @pytest.fixture
+    def index(self) -> Iterator[DuckDBToolIndex]:
+        index = DuckDBToolIndex(scoring="sql")
+        yield index
+        index.close()
+
+    @pytest.fixture
+    def min_score_index(self) -> Iterator[DuckDBToolIndex]:
+        index = DuckDBToolIndex(scoring="sql", min_score=1.0)
+        yield index
+        index.close()
+
+
 class TestDuckDBOnFile(ToolIndexConformance):
     @pytest.fixture
     def index(self, tmp_path: Path) -> Iterator[DuckDBToolIndex]:
@@ -39,7 +53,7 @@ class TestDuckDBOnFile(ToolIndexConformance):
         index.close()
 
     @pytest.fixture
-    def reopen(self) -> Any:
+    def reopen(self) -> Iterator[Any]:
         opened: list[DuckDBToolIndex] = []
 
         def reopen(index: DuckDBToolIndex) -> DuckDBToolIndex:
@@ -50,5 +64,18 @@ class TestDuckDBOnFile(ToolIndexConformance):
             return again
 
         yield reopen
+        for index in opened:
+            index.close()
+
+    @pytest.fixture
+    def open_again(self) -> Iterator[Any]:
+        opened: list[DuckDBToolIndex] = []
+
+        def open_again(index: DuckDBToolIndex) -> DuckDBToolIndex:
+            again = DuckDBToolIndex(path=index.options.path)
+            opened.append(again)
+            return again
+
+        yield open_again
         for index in opened:
             index.close()

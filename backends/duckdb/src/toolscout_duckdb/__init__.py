@@ -1,4 +1,4 @@
-"""toolscout-duckdb: a DuckDB full-text search backend for toolscout.
+"""toolscout-duckdb: a DuckDB BM25F backend for toolscout.
 
 `import toolscout_duckdb` does not import DuckDB; the names below load on first use.
 """
@@ -8,16 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from toolscout_duckdb.extension import FtsExtensionError
     from toolscout_duckdb.index import DuckDBToolIndex
     from toolscout_duckdb.options import DuckDBOptions
 
-__all__ = ["DuckDBOptions", "DuckDBToolIndex", "FtsExtensionError"]
+__all__ = ["DuckDBOptions", "DuckDBToolIndex"]
 
 _LAZY = {
     "DuckDBToolIndex": "toolscout_duckdb.index",
     "DuckDBOptions": "toolscout_duckdb.options",
-    "FtsExtensionError": "toolscout_duckdb.extension",
 }
 
 

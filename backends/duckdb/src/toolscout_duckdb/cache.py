@@ -1,301 +1,188 @@
-"""An in-process read cache over the DuckDB tables, so a search costs no SQL round trip.
+"""BM25F in process: each tool set's postings scored ahead of time, kept in a bounded cache.
 
-Measured here, even a minimal DuckDB query over the postings costs milliseconds when the
-machine is busy, so the BM25 query of `toolscout_duckdb.sql.SEARCH` cannot meet a 2 ms
-budget on its own. This cache holds what that query reads, fetched from DuckDB on first
-use and dropped by every write that changes it:
+Even a minimal DuckDB query costs a millisecond or more on a busy machine, so by default a
+search does not run SQL. A tool set's statistics (N, the average weighted length, each
+term's document frequency) only change when the set does, so every posting's BM25F
+contribution is computed once, when the set is created or first searched, and a search adds
+up the contributions of its terms (`SetIndex.search`): a dictionary lookup and a few numpy
+calls per term.
 
-- per term: the tools whose postings hold it, with their weighted term counts and lengths;
-- per session (the most recently searched few): a membership mask, N and average length;
-- per tool: its name and summary, and tool ids by name (for the exact-name boost).
-
-Scores are the same BM25F formula as the SQL query, in numpy; the tests check that both
-give the same ranking. Writes bump a generation counter after they commit, and a search
-only stores what it fetched if no write committed meanwhile, so the cache is never stale.
+`SetCache` keeps the `SetIndex` of recently searched sets, up to a number of postings, and
+drops a set's entry when the set changes; the next search loads it from DuckDB again. A
+generation counter per set keeps a load that raced a change from storing a stale entry.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from toolscout.text import summarize
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
+__all__ = ["CACHE_POSTINGS", "Bm25", "SetCache", "SetIndex"]
 
-    import duckdb
+#: Postings the cache keeps across sets (about 12 bytes each, plus each set's vocabulary);
+#: the least recently searched sets are dropped beyond it, and loaded again when searched.
+CACHE_POSTINGS = 4_000_000
 
-__all__ = ["SearchCache"]
-
-#: Sessions whose membership mask is kept; the rest are fetched again when searched.
-SESSION_SLOTS = 64
-#: Tool names and summaries kept before the map is emptied and refilled on demand.
-TOOL_SLOTS = 200_000
-
-_POSTINGS_SQL = """
-SELECT p.term_id, p.tool_id,
-       ($wn * p.tf_name + $wp * p.tf_params + $wd * p.tf_desc)::DOUBLE AS tf,
-       ($wn * t.len_name + $wp * t.len_params + $wd * t.len_desc)::DOUBLE AS dl
-FROM toolscout.postings p JOIN toolscout.tools t USING (tool_id)
-{where}
-ORDER BY p.term_id, p.tool_id
-"""
-_SOME_TERMS = "WHERE p.term_id IN (SELECT unnest($terms::INTEGER[]))"
-_ALL_TOOLS_SQL = "SELECT tool_id, name, description FROM toolscout.tools"
-
-_SESSION_SQL = "SELECT tool_id FROM toolscout.members WHERE session_key = $s"
-_STATS_SQL = """
-SELECT n, ($wn * sum_name + $wp * sum_params + $wd * sum_desc) / greatest(n, 1)
-FROM toolscout.sessions WHERE session_key = $s
-"""
-_TOOLS_SQL = """
-SELECT tool_id, name, description FROM toolscout.tools
-WHERE tool_id IN (SELECT unnest($ids::INTEGER[]))
-"""
+FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
 
 @dataclass(frozen=True)
-class _Postings:
-    ids: np.ndarray[Any, np.dtype[np.int64]]
-    tf: np.ndarray[Any, np.dtype[np.float64]]
-    dl: np.ndarray[Any, np.dtype[np.float64]]
+class Bm25:
+    """BM25F parameters: field weights (name, parameters, description), `k1` and `b`."""
+
+    weights: tuple[float, float, float]
+    k1: float
+    b: float
 
 
-@dataclass(frozen=True)
-class _Session:
-    # mask[i] says whether tool id i is a member; the last slot is always False, so ids
-    # beyond the mask (tools stored after it was built) can be clipped onto it.
-    mask: np.ndarray[Any, np.dtype[np.bool_]]
-    n: int
-    avgdl: float
+class SetIndex:
+    """One tool set, ready to search: per term, its tools and their precomputed scores."""
 
+    __slots__ = ("_indptr", "_scores", "_slot_of", "_slots", "_vocabulary", "names")
 
-_EMPTY = _Postings(np.empty(0, np.int64), np.empty(0, np.float64), np.empty(0, np.float64))
-
-
-class SearchCache:
-    """BM25F search of one session from cached postings (see the module docstring)."""
-
-    def __init__(self, weights: dict[str, float], k1: float, b: float) -> None:
-        self._weights = weights
-        self._k1 = k1
-        self._b = b
-        self._lock = threading.Lock()
-        self.generation = 0
-        self._terms: dict[int, _Postings] = {}
-        # Terms whose cached postings are out of date; None: all of them (nothing loaded).
-        # The next search reloads them in one query, so a write costs one fetch, not one
-        # per query, and a term absent from `_terms` after that simply has no postings.
-        self._dirty: set[int] | None = None
-        self._refresh_lock = threading.Lock()
-        self._sessions: OrderedDict[int, _Session] = OrderedDict()
-        self._tools: dict[int, tuple[str, str]] = {}
-        # Stored definitions by tool name (several sessions may define a name differently).
-        self._by_name: dict[str, set[int]] = {}
-
-    # --- invalidation (called by the writer, after commit, under its lock) ------------
-
-    def invalidate(
+    def __init__(
         self,
-        terms: Iterable[int],
-        sessions: Iterable[int],
-        added: Iterable[tuple[int, str]] = (),
-        deleted: Iterable[tuple[int, str]] = (),
+        vocabulary: Sequence[str],
+        term: IntArray,
+        slot: IntArray,
+        tf: np.ndarray[Any, Any],
+        lengths: np.ndarray[Any, Any],
+        names: list[str],
+        bm25: Bm25,
     ) -> None:
-        """Forget cached postings of `terms` and state of `sessions`, record stored and
-        deleted definitions (id, name), and bump the generation."""
-        with self._lock:
-            self.generation += 1
-            for term in terms:
-                self._terms.pop(term, None)
-                if self._dirty is not None:
-                    self._dirty.add(term)
-            for session in sessions:
-                self._sessions.pop(session, None)
-            for tool_id, name in added:
-                self._by_name.setdefault(name, set()).add(tool_id)
-            for tool_id, name in deleted:
-                ids = self._by_name.get(name)
-                if ids is not None:
-                    ids.discard(tool_id)
-                    if not ids:
-                        del self._by_name[name]
-                self._tools.pop(tool_id, None)
+        """Score every posting: `term`/`slot` index `vocabulary`/`names`, `tf` and `lengths`
+        hold per-field counts (columns in name, parameters, description order)."""
+        self._vocabulary = {word: i for i, word in enumerate(vocabulary)}
+        self.names = names
+        self._slot_of = {name: i for i, name in enumerate(names)}
+        weights = np.asarray(bm25.weights, dtype=np.float64)
+        count = len(names)
+        dl = lengths.astype(np.float64) @ weights
+        avgdl = max(float(dl.sum()) / max(count, 1), 1e-9)
+        weighted = tf.astype(np.float64) @ weights
+        # A term's document frequency counts every tool holding it, in any field.
+        df = np.bincount(term, minlength=len(vocabulary)).astype(np.float64)
+        idf = np.log(1.0 + (count - df + 0.5) / (df + 0.5))
+        k1, b = bm25.k1, bm25.b
+        norm = k1 * (1.0 - b + b * dl[slot] / avgdl)
+        scores = idf[term] * weighted * (k1 + 1.0) / (weighted + norm)
+        keep = weighted > 0  # a term only in a field of weight 0 adds nothing
+        term, slot, scores = term[keep], slot[keep], scores[keep]
+        order = np.argsort(term, kind="stable")
+        self._slots = slot[order]
+        self._scores = scores[order]
+        counts = np.bincount(term, minlength=len(vocabulary))
+        self._indptr = np.concatenate(([0], np.cumsum(counts)))
 
-    # --- reads ----------------------------------------------------------------------
-
-    def _session(self, cursor: duckdb.DuckDBPyConnection, key: int) -> _Session | None:
-        with self._lock:
-            state = self._sessions.get(key)
-            if state is not None:
-                self._sessions.move_to_end(key)
-                return state
-            generation = self.generation
-        row = cursor.execute(_STATS_SQL, {**self._weights, "s": key}).fetchone()
-        if row is None or not row[0]:
-            return None
-        members = cursor.execute(_SESSION_SQL, {"s": key}).fetchnumpy()["tool_id"]
-        members = np.asarray(members, dtype=np.int64)
-        mask = np.zeros(int(members.max()) + 2 if len(members) else 1, dtype=np.bool_)
-        mask[members] = True
-        state = _Session(mask, int(row[0]), max(float(row[1]), 1e-9))
-        with self._lock:
-            if self.generation == generation:
-                self._sessions[key] = state
-                while len(self._sessions) > SESSION_SLOTS:
-                    self._sessions.popitem(last=False)
-        return state
-
-    def _postings(self, cursor: duckdb.DuckDBPyConnection, terms: list[int]) -> list[_Postings]:
-        with self._lock:
-            stale = self._dirty is None or bool(self._dirty)
-        fetched: dict[int, _Postings] = {}
-        if stale:
-            fetched = self._refresh(cursor)
-        with self._lock:
-            terms_now = self._terms
-            return [fetched.get(t) or terms_now.get(t, _EMPTY) for t in terms]
-
-    def _refresh(self, cursor: duckdb.DuckDBPyConnection) -> dict[int, _Postings]:
-        """Reload the out-of-date terms (all of them at first) in one query."""
-        with self._refresh_lock:
-            with self._lock:
-                todo = None if self._dirty is None else set(self._dirty)
-                generation = self.generation
-            if todo is not None and not todo:
-                return {}  # another thread refreshed while this one waited
-            if todo is None:
-                query = _POSTINGS_SQL.format(where="")
-                data = cursor.execute(query, self._weights).fetchnumpy()
-                names = cursor.execute(_ALL_TOOLS_SQL).fetchall()
-            else:
-                query = _POSTINGS_SQL.format(where=_SOME_TERMS)
-                data = cursor.execute(query, {**self._weights, "terms": sorted(todo)}).fetchnumpy()
-                names = []
-            term_ids = np.asarray(data["term_id"], dtype=np.int64)
-            ids = np.asarray(data["tool_id"], dtype=np.int64)
-            tf = np.asarray(data["tf"], dtype=np.float64)
-            dl = np.asarray(data["dl"], dtype=np.float64)
-            starts = np.flatnonzero(np.r_[True, term_ids[1:] != term_ids[:-1]]) if len(ids) else []
-            ends = [*list(starts[1:]), len(ids)]
-            fetched = {
-                int(term_ids[lo]): _Postings(ids[lo:hi], tf[lo:hi], dl[lo:hi])
-                for lo, hi in zip(starts, ends, strict=True)
-            }
-            tools = {int(i): (name, summarize(desc)) for i, name, desc in names}
-            with self._lock:
-                if self.generation == generation:
-                    if todo is None:
-                        self._terms = fetched
-                        self._dirty = set()
-                    else:
-                        for term in todo:
-                            self._terms.pop(term, None)
-                        self._terms.update(fetched)
-                        self._dirty = self._dirty - todo if self._dirty is not None else None
-                    if len(self._tools) + len(tools) > TOOL_SLOTS:
-                        self._tools = {}
-                    self._tools.update(tools)
-            return fetched
-
-    def _names(
-        self, cursor: duckdb.DuckDBPyConnection, ids: Iterable[int]
-    ) -> dict[int, tuple[str, str]]:
-        wanted = list(ids)
-        with self._lock:
-            known = {i: self._tools[i] for i in wanted if i in self._tools}
-        missing = [i for i in wanted if i not in known]
-        if missing:
-            rows = cursor.execute(_TOOLS_SQL, {"ids": missing}).fetchall()
-            # A definition never changes under its id (ids are not reused), so these
-            # entries need no invalidation.
-            fetched = {int(i): (name, summarize(desc)) for i, name, desc in rows}
-            with self._lock:
-                if len(self._tools) > TOOL_SLOTS:
-                    self._tools = {}
-                self._tools.update(fetched)
-            known.update(fetched)
-        return known
+    @property
+    def size(self) -> int:
+        """Postings held (what the cache bounds)."""
+        return len(self._slots) + len(self.names)
 
     def search(
-        self,
-        cursor: duckdb.DuckDBPyConnection,
-        key: int,
-        terms: list[int],
-        exact_name: str | None,
-        limit: int,
-        min_score: float,
-    ) -> tuple[list[tuple[str, float, str]], int]:
-        """The best `limit` (name, score, summary) of the session, and how many matched."""
-        session = self._session(cursor, key)
-        if session is None:
+        self, terms: Sequence[str], limit: int, allowed: Collection[str] | None
+    ) -> tuple[list[tuple[str, float]], int]:
+        """The best `limit` (name, score), best first (ties by name), and how many matched."""
+        rows = [self._vocabulary[term] for term in terms if term in self._vocabulary]
+        if not rows:
             return [], 0
-        mask, last = session.mask, len(session.mask) - 1
-        k1, b = self._k1, self._b
-        id_parts, score_parts = [], []
-        for postings in self._postings(cursor, terms) if terms else []:
-            held = mask[np.minimum(postings.ids, last)]
-            df = int(held.sum())
-            if df == 0:
-                continue
-            tf, dl = postings.tf[held], postings.dl[held]
-            idf = np.log(1.0 + (session.n - df + 0.5) / (df + 0.5))
-            part = idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * dl / session.avgdl))
-            keep = tf > 0
-            id_parts.append(postings.ids[held][keep])
-            score_parts.append(part[keep].astype(np.float64))
-        if id_parts:
-            all_ids = np.concatenate(id_parts)
-            unique, inverse = np.unique(all_ids, return_inverse=True)
-            scores = np.bincount(inverse, weights=np.concatenate(score_parts))
+        indptr = self._indptr
+        if len(rows) == 1:
+            lo, hi = indptr[rows[0]], indptr[rows[0] + 1]
+            slots, scores = self._slots[lo:hi], self._scores[lo:hi]
         else:
-            unique, scores = np.empty(0, np.int64), np.empty(0, np.float64)
-        if exact_name is not None:
-            unique, scores = self._boost(session, exact_name, unique, scores)
-        chosen = scores >= min_score
-        unique, scores = unique[chosen], scores[chosen]
-        total = len(unique)
-        if total == 0:
-            return [], 0
+            parts = [slice(indptr[row], indptr[row + 1]) for row in rows]
+            summed = np.bincount(
+                np.concatenate([self._slots[part] for part in parts]),
+                weights=np.concatenate([self._scores[part] for part in parts]),
+                minlength=len(self.names),
+            )
+            slots = np.flatnonzero(summed)
+            scores = summed[slots]
+        if allowed is not None:
+            mask = np.zeros(len(self.names), dtype=np.bool_)
+            mask[[self._slot_of[name] for name in allowed if name in self._slot_of]] = True
+            kept = mask[slots]
+            slots, scores = slots[kept], scores[kept]
+        total = len(slots)
         if total > limit:
-            # Everything tied with the limit-th score stays in, so ties break by name
-            # exactly as the SQL query's ORDER BY score DESC, name does.
+            # Everything tied with the limit-th score stays in, so ties break by name.
             cut = np.partition(scores, total - limit)[total - limit]
-            keep = scores >= cut
-            unique, scores = unique[keep], scores[keep]
-        names = self._names(cursor, (int(i) for i in unique))
+            kept = scores >= cut
+            slots, scores = slots[kept], scores[kept]
+        names = self.names
+        pairs = zip(slots.tolist(), scores.tolist(), strict=True)
         ranked = sorted(
-            (
-                (names[int(i)][0], float(s), names[int(i)][1])
-                for i, s in zip(unique, scores, strict=True)
-            ),
-            key=lambda hit: (-hit[1], hit[0]),
+            ((names[slot], score) for slot, score in pairs), key=lambda hit: (-hit[1], hit[0])
         )
         return ranked[:limit], total
 
-    def _boost(
-        self,
-        session: _Session,
-        name: str,
-        unique: np.ndarray[Any, Any],
-        scores: np.ndarray[Any, Any],
-    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-        """A tool named exactly `name` scores above every other hit."""
+
+class SetCache:
+    """`SetIndex`es by set key, least recently searched dropped beyond `limit` postings.
+
+    A key is live from `register` to `forget`; `invalidate` bumps its generation, so a load
+    that read the generation before a change is not stored after it.
+    """
+
+    def __init__(self, limit: int = CACHE_POSTINGS) -> None:
+        self._limit = limit
+        self._entries: OrderedDict[int, SetIndex] = OrderedDict()
+        self._size = 0
+        self._generations: dict[int, int] = {}
+        self._lock = threading.Lock()
+
+    def register(self, key: int) -> None:
         with self._lock:
-            candidates = list(self._by_name.get(name, ()))
-        last = len(session.mask) - 1
-        held = [i for i in candidates if session.mask[min(i, last)]]
-        if not held:
-            return unique, scores
-        tool = held[0]
-        best = float(scores.max()) if len(scores) else 0.0
-        where = np.nonzero(unique == tool)[0]
-        if len(where):
-            scores = scores.copy()
-            scores[where[0]] += best + 1.0
-            return unique, scores
-        return np.append(unique, tool), np.append(scores, best + 1.0)
+            self._generations.setdefault(key, 0)
+
+    def get(self, key: int) -> SetIndex | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+            return entry
+
+    def generation(self, key: int) -> int | None:
+        """Read before loading a set (None: the set is gone)."""
+        with self._lock:
+            return self._generations.get(key)
+
+    def put(self, key: int, entry: SetIndex, generation: int | None) -> None:
+        """Keep `entry`, unless the set changed or went since `generation` was read."""
+        with self._lock:
+            if generation is None or self._generations.get(key) != generation:
+                return
+            self._pop(key)
+            self._entries[key] = entry
+            self._size += entry.size
+            while self._size > self._limit and len(self._entries) > 1:
+                _, dropped = self._entries.popitem(last=False)
+                self._size -= dropped.size
+
+    def invalidate(self, key: int) -> None:
+        """The set changed: drop its entry."""
+        with self._lock:
+            self._pop(key)
+            if key in self._generations:
+                self._generations[key] += 1
+
+    def forget(self, key: int) -> None:
+        """The set is gone."""
+        with self._lock:
+            self._pop(key)
+            self._generations.pop(key, None)
+
+    def _pop(self, key: int) -> None:
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._size -= old.size
+
+    def __len__(self) -> int:
+        return len(self._entries)

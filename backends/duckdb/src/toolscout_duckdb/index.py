@@ -1,181 +1,172 @@
-"""`DuckDBToolIndex`: BM25 tool search stored in DuckDB, in memory or in a file.
+"""`DuckDBToolIndex`: BM25F tool search stored in DuckDB, in memory or in a file.
 
-Documents are analysed in SQL (identifier splitting, stop words, the `fts` extension's
-Snowball stemmer) and kept as postings tables that every write updates in the same
-transaction as the tools, so searches are never stale and nothing is ever rebuilt. Tool
-definitions are stored once however many sessions hold them (see `toolscout_duckdb.sql`).
+Core (`toolscout.index.ToolIndexBase`) owns sessions and tool sets: an identical set held by
+many sessions is indexed once. This engine stores each set as rows tagged by the set's key:
+its tools, and postings counted in Python from core's text analysis (`postings`), ingested
+through Arrow. A search scores a set in process from its precomputed postings (`cache`), or,
+with `scoring = "sql"`, with one DuckDB query (`sql.SEARCH`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import uuid
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from toolscout.index import Capabilities, ToolIndexBase, check_session_id, normalize_tools
-from toolscout.text import summarize
+import numpy as np
+from toolscout.errors import ConfigError
+from toolscout.index import Capabilities, Query, ToolIndexBase
+from toolscout.toolsets import StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
 from toolscout_duckdb import sql
-from toolscout_duckdb.analysis import SPLIT_MACRO_SQL, resolve_stopwords, split_text
-from toolscout_duckdb.cache import SearchCache
-from toolscout_duckdb.extension import load_fts
+from toolscout_duckdb.cache import Bm25, SetCache, SetIndex
 from toolscout_duckdb.options import DuckDBOptions
+from toolscout_duckdb.postings import Postings, count_postings
 
 if TYPE_CHECKING:
     import duckdb
     import pyarrow as pa
 
-__all__ = ["DuckDBToolIndex", "IndexMismatchError"]
+__all__ = ["DuckDBToolIndex"]
 
-# Stems of query words seen so far; bounded so an adversarial stream of words can't grow it
-# without limit (it is simply emptied when full).
-_STEM_CACHE_LIMIT = 200_000
-
-
-class IndexMismatchError(ValueError):
-    """A persistent index was opened with analysis options other than it was built with."""
+_IN_MEMORY = (None, "", ":memory:")
 
 
 class DuckDBToolIndex(ToolIndexBase):
     """Tool search over DuckDB: BM25F over name, parameters and description.
 
-    Thread-safe: every thread searches through its own cursor of one connection; writes
-    are serialised by a lock and each is one transaction (a crash leaves the file as of
-    the last completed write).
+    Thread-safe: every thread searches through its own cursor of one connection; writes are
+    serialised by core's lock, and each is one transaction (a crash leaves whole sets).
     """
 
     name: ClassVar[str] = "duckdb"
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        remove_tools=True, persistent=True, arrow_ingest=True, min_score=True
-    )
+    capabilities: ClassVar[Capabilities] = Capabilities(persistent=True)
     Options: ClassVar[type[DuckDBOptions]] = DuckDBOptions
+    options: DuckDBOptions
 
-    def __init__(
-        self,
-        path: str | Path | None = None,
-        stemmer: str = "porter",
-        stopwords: str | list[str] = "english",
-        name_weight: float = 3.0,
-        parameters_weight: float = 1.0,
-        description_weight: float = 1.0,
-        min_score: float = 0.0,
-        scoring: str = "cache",
-        k1: float = 1.2,
-        b: float = 0.75,
-    ) -> None:
-        options = DuckDBOptions(
-            path=None if path is None else str(path),
-            stemmer=stemmer,
-            stopwords=stopwords,
-            name_weight=name_weight,
-            parameters_weight=parameters_weight,
-            description_weight=description_weight,
-            min_score=min_score,
-            scoring=scoring,  # type: ignore[arg-type]
-            k1=k1,
-            b=b,
-        )
-        import duckdb
-
-        self.options = options
-        self._stopwords = resolve_stopwords(options.stopwords)
-        database = options.path if options.path not in (None, "", ":memory:") else ":memory:"
-        self._con: duckdb.DuckDBPyConnection = duckdb.connect(database)
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self._closed = False
-        self._write_lock = threading.Lock()
+        self._con: duckdb.DuckDBPyConnection | None = None
         self._local = threading.local()
         self._cursors: list[duckdb.DuckDBPyConnection] = []
         self._cursors_lock = threading.Lock()
+        self._load_lock = threading.Lock()
+        self._keys: dict[str, int] = {}  # set id -> set key
+        self._next_key = 1
+        opts = self.options
+        weights = (opts.name_weight, opts.parameters_weight, opts.description_weight)
+        self._bm25 = Bm25(weights, opts.k1, opts.b)
+        self._cache = SetCache()
+        path = opts.path
+        self._file: str | None = None if path in _IN_MEMORY else path
+        if self._file is not None:
+            self._claim_path(self._file)
         try:
-            load_fts(self._con)
+            self._con = _connect(self._file)
             self._writer = self._con.cursor()
-            self._writer.execute(SPLIT_MACRO_SQL)
-            self._writer.execute("CREATE OR REPLACE TEMP TABLE ts_stopwords (word VARCHAR)")
-            if self._stopwords:
-                self._writer.execute(
-                    "INSERT INTO ts_stopwords SELECT unnest($w::VARCHAR[])",
-                    {"w": sorted(self._stopwords)},
-                )
             self._open_storage()
+            if self._file is not None:
+                self._restore()
         except BaseException:
-            self._con.close()
+            self._closed = True
+            if self._con is not None:
+                self._con.close()
+            self._release_path()
             raise
-        self._stems: dict[str, str] = {}
-        self._stem_words = _python_stemmer(options.stemmer)
-        weights = {
-            "wn": options.name_weight,
-            "wp": options.parameters_weight,
-            "wd": options.description_weight,
-        }
-        self._params = {**weights, "k1": options.k1, "b": options.b, "min_score": options.min_score}
-        self._cache = SearchCache(weights, options.k1, options.b)
-        self._cache.invalidate(
-            (),
-            (),
-            added=self._writer.execute("SELECT tool_id, name FROM toolscout.tools").fetchall(),
-        )
 
     # --- storage ----------------------------------------------------------------------
 
-    def _analysis_signature(self) -> str:
-        return json.dumps(
-            {"stemmer": self.options.stemmer, "stopwords": sorted(self._stopwords)},
-            sort_keys=True,
-        )
-
     def _open_storage(self) -> None:
+        w = self._writer
+        tables = {
+            f"{schema}.{table}"
+            for schema, table in w.execute(
+                "SELECT table_schema, table_name FROM information_schema.tables "
+                "WHERE table_catalog = current_database()"
+            ).fetchall()
+        }
+        analysis = {"stemming": self.options.stemming, "stop_words": self.options.stop_words}
+        if "toolscout.meta" in tables:
+            meta = dict(w.execute("SELECT key, value FROM toolscout.meta").fetchall())
+            self._check_meta(meta, analysis)
+            return
+        if tables:
+            raise ConfigError(
+                f"duckdb index path {self._file!r} is a DuckDB database, but not a toolscout "
+                f"index (it holds {', '.join(sorted(tables)[:3])}"
+                f"{', ...' if len(tables) > 3 else ''}); point path at a new file, or at an "
+                "index file toolscout-duckdb created"
+            )
+        with self._transaction() as w:
+            w.execute(sql.DDL)
+            w.executemany(
+                "INSERT INTO toolscout.meta VALUES (?, ?)",
+                [
+                    ["schema_version", sql.SCHEMA_VERSION],
+                    ["analysis", self.analyzer.signature],
+                    ["analysis_options", json.dumps(analysis, sort_keys=True)],
+                ],
+            )
+
+    def _check_meta(self, meta: dict[str, str], analysis: dict[str, bool]) -> None:
+        version = meta.get("schema_version")
+        if version != sql.SCHEMA_VERSION:
+            raise ConfigError(
+                f"duckdb index {self._file!r} was written by another version of "
+                f"toolscout-duckdb (storage schema {version}; this version reads schema "
+                f"{sql.SCHEMA_VERSION}); delete the file and index the tools again, or use "
+                "a new path"
+            )
+        built = meta.get("analysis")
+        if built != self.analyzer.signature:
+            try:
+                was = ", ".join(f"{k}={v}" for k, v in json.loads(meta["analysis_options"]).items())
+            except (KeyError, ValueError, AttributeError):
+                was = "other options"
+            now = ", ".join(f"{k}={v}" for k, v in analysis.items())
+            raise ConfigError(
+                f"duckdb index {self._file!r} was built with text analysis {built!r} ({was}), "
+                f"not {self.analyzer.signature!r} ({now}); open it with the stemming and "
+                "stop_words options it was built with, or use a new path and index again"
+            )
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        import duckdb
+
         w = self._writer
         w.execute("BEGIN")
         try:
-            w.execute(sql.DDL)
-            meta = dict(w.execute("SELECT key, value FROM toolscout.meta").fetchall())
-            signature = self._analysis_signature()
-            if not meta:
-                w.executemany(
-                    "INSERT INTO toolscout.meta VALUES (?, ?)",
-                    [["schema_version", sql.SCHEMA_VERSION], ["analysis", signature]],
-                )
+            yield w
             w.execute("COMMIT")
         except BaseException:
-            w.execute("ROLLBACK")
+            with contextlib.suppress(duckdb.Error):
+                w.execute("ROLLBACK")
             raise
-        if meta:
-            if meta.get("schema_version") != sql.SCHEMA_VERSION:
-                raise IndexMismatchError(
-                    f"{self.options.path}: index schema version {meta.get('schema_version')} "
-                    f"is not {sql.SCHEMA_VERSION}; delete the file and index again"
-                )
-            if meta.get("analysis") != signature:
-                built = json.loads(meta["analysis"])
-                raise IndexMismatchError(
-                    f"{self.options.path} was built with stemmer={built['stemmer']!r} and "
-                    f"{len(built['stopwords'])} stop words, not stemmer="
-                    f"{self.options.stemmer!r} with {len(self._stopwords)}; open it with the "
-                    "options it was built with, or use a new path and index again"
-                )
-        self._term_ids: dict[str, int] = dict(
-            w.execute("SELECT term, term_id FROM toolscout.terms").fetchall()
-        )
-        self._session_keys: dict[str, int] = dict(
-            w.execute("SELECT session_id, session_key FROM toolscout.sessions").fetchall()
-        )
-        row = w.execute("SELECT coalesce(max(session_key), 0) FROM toolscout.sessions").fetchone()
-        self._next_session_key = int(row[0] if row else 0) + 1
 
     def _cursor(self) -> duckdb.DuckDBPyConnection:
         """This thread's cursor (DuckDB connections are not to be shared across threads)."""
-        if self._closed:
-            raise RuntimeError("this DuckDBToolIndex is closed; create a new one")
+        self._check_open()
         cursor = getattr(self._local, "cursor", None)
         if cursor is None:
+            assert self._con is not None
             cursor = self._con.cursor()
             self._local.cursor = cursor
             with self._cursors_lock:
                 self._cursors.append(cursor)
         return cursor
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("this DuckDBToolIndex is closed; create a new one")
 
     def close(self) -> None:
         """Close every cursor and the database (checkpointing a file)."""
@@ -183,334 +174,313 @@ class DuckDBToolIndex(ToolIndexBase):
             if self._closed:
                 return
             self._closed = True
-            with self._cursors_lock:
-                for cursor in self._cursors:
-                    cursor.close()
-                self._cursors.clear()
-            self._writer.close()
-            if self.options.path not in (None, "", ":memory:"):
-                self._con.execute("CHECKPOINT")
-            self._con.close()
+            try:
+                with self._cursors_lock:
+                    for cursor in self._cursors:
+                        cursor.close()
+                    self._cursors.clear()
+                self._writer.close()
+                assert self._con is not None
+                if self._file is not None:
+                    self._con.execute("CHECKPOINT")
+                self._con.close()
+            finally:
+                super().close()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             if not self._closed:
                 self.close()
-        except Exception:
-            pass
 
-    # --- writes -----------------------------------------------------------------------
+    def set_count(self) -> int:
+        """How many tool sets the store holds (sessions sharing a set count once)."""
+        row = self._cursor().execute("SELECT count(*) FROM toolscout.sets").fetchone()
+        return int(row[0]) if row else 0
 
-    def index_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
-        """Add or replace tools; a `pyarrow.Table` is ingested in SQL, with no Python loop."""
-        check_session_id(session_id)
-        if type(tools).__name__ == "Table" and hasattr(tools, "column_names"):
-            self._ingest(session_id, tools)
-            return
-        batch = normalize_tools(tools)
-        if batch:
-            self._index(session_id, batch)
+    # --- the engine: writes -------------------------------------------------------------
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        # ToolReference already checked names and schemas: no need to check them again.
-        self._ingest(session_id, _references_table(tools), checked=True)
-
-    def _ingest(self, session_id: str, table: pa.Table, checked: bool = False) -> None:
-        batch = _batch_table(table)
-        if batch.num_rows == 0:
-            return
-        schema_expr = _schema_expression(batch.schema.field("input_schema").type)
-        description_expr = "description::VARCHAR"
-        with self._write_lock:
-            w = self._writable()
-            w.register("ts_batch", batch)
-            try:
-                if not checked:
-                    self._validate(w, schema_expr)
-                key, is_new = self._session_key(session_id)
-                params = {"s": key}
-                w.execute("BEGIN")
-                try:
-                    w.execute(sql.STAGE.format(schema=schema_expr, description=description_expr))
-                    new_terms, touched, added = self._store_new_tools(w)
-                    orphan_terms: list[int] = []
-                    deleted: list[tuple[int, str]] = []
-                    if is_new:
-                        w.execute(sql.NEW_SESSION, {"s": key, "sid": session_id})
-                    else:
-                        w.execute(sql.REPLACED, params)
-                        w.execute(sql.SUBTRACT_DROPPED, params)
-                        w.execute(sql.DROP_MEMBERS, params)
-                    w.execute(sql.ADD_MEMBERS, params)
-                    w.execute(sql.ADD_STAGED, params)
-                    if not is_new:
-                        orphan_terms, deleted = self._delete_orphans(w)
-                    w.execute("COMMIT")
-                except BaseException:
-                    w.execute("ROLLBACK")
-                    if is_new:
-                        self._session_keys.pop(session_id, None)
-                    raise
-            finally:
-                w.unregister("ts_batch")
-            # Visible to searches only once committed.
-            self._term_ids.update(new_terms)
-            self._cache.invalidate(touched + orphan_terms, [key], added, deleted)
-
-    def _writable(self) -> duckdb.DuckDBPyConnection:
-        if self._closed:
-            raise RuntimeError("this DuckDBToolIndex is closed; create a new one")
-        return self._writer
-
-    def _validate(self, w: duckdb.DuckDBPyConnection, schema_expr: str) -> None:
-        bad = w.execute(sql.BAD_NAME).fetchone()
-        if bad is not None:
-            raise ValueError(
-                f"row {bad[0]}: a tool needs a non-empty name without NUL characters; "
-                "fix or drop that row"
-            )
-        if schema_expr != "NULL":
-            bad = w.execute(sql.BAD_SCHEMA.format(schema=schema_expr)).fetchone()
-            if bad is not None:
-                shown = str(bad[1])[:80]
-                raise ValueError(
-                    f"row {bad[0]}: input_schema must be a JSON object (a JSON Schema), "
-                    f"got {shown!r}"
-                )
-
-    def _session_key(self, session_id: str) -> tuple[int, bool]:
-        key = self._session_keys.get(session_id)
-        if key is not None:
-            return key, False
-        key = self._next_session_key
-        self._next_session_key += 1
-        self._session_keys[session_id] = key
-        return key, True
-
-    def _store_new_tools(
-        self, w: duckdb.DuckDBPyConnection
-    ) -> tuple[dict[str, int], list[int], list[tuple[int, str]]]:
-        """Analyse and store the staged definitions not stored yet.
-
-        Returns the new terms, the terms whose postings changed, and the new (id, name)s.
-        """
-        w.execute(sql.NEW_TOOLS)
-        row = w.execute("SELECT count(*) FROM ts_new").fetchone()
-        if not row or row[0] == 0:
-            return {}, [], []
-        w.execute(sql.NEW_WORDS)
-        if self._stopwords:
-            w.execute(sql.DROP_STOPWORDS)
-        w.execute(sql.STEMS, {"stemmer": self.options.stemmer})
-        if len(self._stems) < _STEM_CACHE_LIMIT:
-            # Document words are the likeliest query words: their stems are known now.
-            self._stems.update(w.execute("SELECT word, term FROM ts_stems").fetchall())
-        new_terms = {term: term_id for term_id, term in w.execute(sql.NEW_TERMS).fetchall()}
-        w.execute(sql.NEW_POSTINGS)
-        w.execute(sql.INSERT_TOOLS)
-        touched = [r[0] for r in w.execute(sql.TERMS_OF_NEW).fetchall()]
-        added = w.execute("SELECT tool_id, name FROM ts_new").fetchall()
-        return new_terms, touched, added
-
-    def _delete_orphans(
-        self, w: duckdb.DuckDBPyConnection
-    ) -> tuple[list[int], list[tuple[int, str]]]:
-        """Delete dropped definitions that no session holds any more, with their postings.
-
-        Returns the terms whose postings lost tools, and the deleted (id, name)s.
-        """
-        w.execute(sql.ORPHANS)
-        deleted = w.execute(sql.ORPHAN_NAMES).fetchall()
-        if not deleted:
-            return [], []
-        terms = [r[0] for r in w.execute(sql.TERMS_OF_ORPHANS).fetchall()]
-        w.execute(sql.DELETE_ORPHAN_POSTINGS)
-        w.execute(sql.DELETE_ORPHAN_TOOLS)
-        return terms, deleted
-
-    def _drop(self, session_id: str, select_sql: str, extra: Mapping[str, Any]) -> None:
-        with self._write_lock:
-            w = self._writable()
-            key = self._session_keys.get(session_id)
-            if key is None:
-                return
-            params = {"s": key, **extra}
-            w.execute("BEGIN")
-            try:
-                w.execute(select_sql, params)
-                w.execute(sql.SUBTRACT_DROPPED, {"s": key})
-                w.execute(sql.DROP_MEMBERS, {"s": key})
-                terms, deleted = self._delete_orphans(w)
-                left = w.execute(
-                    "SELECT n FROM toolscout.sessions WHERE session_key = $s", {"s": key}
-                ).fetchone()
-                gone = left is None or left[0] == 0
-                if gone:
-                    w.execute(sql.DELETE_SESSION, {"s": key})
-                w.execute("COMMIT")
-            except BaseException:
-                w.execute("ROLLBACK")
-                raise
-            if gone:
-                self._session_keys.pop(session_id, None)
-            self._cache.invalidate(terms, [key], (), deleted)
-
-    def _clear(self, session_id: str) -> None:
-        self._drop(session_id, sql.ALL_OF_SESSION, {})
-
-    def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
-        """Delete the named tools from the session (unknown names are ignored)."""
-        check_session_id(session_id)
-        if isinstance(names, str):
-            raise TypeError("remove_tools takes a list of tool names, not one string")
-        wanted = [str(name).strip() for name in names]
-        if wanted:
-            self._drop(session_id, sql.NAMED, {"names": wanted})
-
-    # --- search -----------------------------------------------------------------------
-
-    def _query_terms(self, query: str, cursor: duckdb.DuckDBPyConnection) -> list[int]:
-        words = [w for w in dict.fromkeys(split_text(query)) if w not in self._stopwords]
-        missing = [w for w in words if w not in self._stems]
-        if missing:
-            if self._stem_words is not None:
-                stems = self._stem_words(missing)
-            else:
-                # Stemmed by the same fts function that stemmed the documents.
-                row = cursor.execute(
-                    "SELECT list_transform($w::VARCHAR[], x -> stem(x, $stemmer))",
-                    {"w": missing, "stemmer": self.options.stemmer},
-                ).fetchone()
-                stems = list(row[0]) if row else missing
-            if len(self._stems) > _STEM_CACHE_LIMIT:
-                self._stems = {}
-            self._stems.update(zip(missing, stems, strict=True))
-        ids = (self._term_ids.get(self._stems.get(w, w)) for w in words)
-        return sorted({i for i in ids if i is not None})
-
-    def _search(
-        self,
-        session_id: str,
-        query: str,
-        limit: int,
-        metadata_filter: Mapping[str, Any] | None,
-    ) -> tuple[list[ToolHit], int]:
-        key = self._session_keys.get(session_id)
-        if key is None:
-            return [], 0
-        cursor = self._cursor()
-        terms = self._query_terms(query, cursor)
-        exact = query.strip()
-        # A name never contains whitespace in practice; skip the name lookup otherwise.
-        by_name = bool(exact) and not any(ch.isspace() for ch in exact)
-        if not terms and not by_name:
-            return [], 0
+    def _create_set(self, toolset: ToolSet) -> None:
+        self._check_open()
+        tools = list(toolset.tools.values())
+        postings = count_postings(self.analyzer, tools)
+        key = self._next_key
+        with self._transaction() as w:
+            set_id = str(uuid.UUID(toolset.id))
+            w.execute(sql.INSERT_SET, {"k": key, "id": set_id, "next": len(tools)})
+            self._insert(w, key, tools, postings)
+        self._next_key += 1
+        self._keys[toolset.id] = key
+        self._cache.register(key)
         if self.options.scoring == "cache":
-            found, total = self._cache.search(
-                cursor, key, terms, exact if by_name else None, limit, self.options.min_score
-            )
-            return [ToolHit(name, score, summary) for name, score, summary in found], total
-        params = {**self._params, "s": key, "terms": terms, "limit": limit}
-        if by_name:
-            params["name"] = exact
-            rows = cursor.execute(sql.SEARCH_EXACT, params).fetchall()
-        else:
-            rows = cursor.execute(sql.SEARCH, params).fetchall()
-        hits = [ToolHit(name, float(score), summarize(desc)) for name, score, desc, _ in rows]
-        return hits, int(rows[0][3]) if rows else 0
+            entry = _set_index(postings, [tool.name for tool in tools], self._bm25)
+            self._cache.put(key, entry, self._cache.generation(key))
 
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
+        self._check_open()
+        key = self._keys.get(old.id)
+        if key is None:  # not stored (cannot happen through core): build it whole
+            self._create_set(new)
+            return
+        gone = [*removed, *(tool.name for tool in changed if tool.name in old.tools)]
+        with self._transaction() as w:
+            if gone:
+                params = {"k": key, "names": [_blob(name) for name in gone]}
+                w.execute(sql.DELETE_NAMED_POSTINGS, params)
+                w.execute(sql.DELETE_NAMED_TOOLS, params)
+            if changed:
+                row = w.execute(sql.NEXT_DOC, {"k": key}).fetchone()
+                first = int(row[0]) if row else 0
+                self._insert(w, key, changed, count_postings(self.analyzer, changed, first))
+                w.execute(sql.ADVANCE, {"k": key, "next": first + len(changed)})
+        # The set's statistics changed for every tool: the next search loads it again.
+        self._cache.invalidate(key)
 
-def _python_stemmer(stemmer: str) -> Callable[[list[str]], list[str]] | None:
-    """An in-process stemmer that gives exactly the fts extension's stems, if there is one.
+    def _drop_set(self, toolset: ToolSet) -> None:
+        self._check_open()
+        key = self._keys.get(toolset.id)
+        if key is None:
+            return
+        with self._transaction() as w:
+            for statement in sql.DROP_SET:
+                w.execute(statement, {"k": key})
+        del self._keys[toolset.id]
+        self._cache.forget(key)
 
-    `none` needs none; `porter` is a frozen algorithm, so PyStemmer's build of it agrees
-    with DuckDB's word for word (the tests compare them). The other Snowball stemmers have
-    changed between Snowball releases, so their query words are stemmed by DuckDB itself.
-    """
-    if stemmer == "none":
-        return list
-    if stemmer == "porter":
+    def _insert(
+        self,
+        w: duckdb.DuckDBPyConnection,
+        key: int,
+        tools: Sequence[ToolReference],
+        postings: Postings,
+    ) -> None:
+        """Write tools and their postings (inside the caller's transaction), via Arrow."""
+        tools_table = _tools_table(tools, postings)
+        postings_table = postings.table()
+        w.register("ts_tools", tools_table)
+        w.register("ts_postings", postings_table)
         try:
-            import Stemmer
-        except ImportError:
-            return None
-        stemmer_object = Stemmer.Stemmer("porter")
-        lock = threading.Lock()  # a PyStemmer object must not be used by two threads at once
+            w.execute(sql.INSERT_TOOLS, {"k": key})
+            w.execute(sql.INSERT_POSTINGS, {"k": key})
+        finally:
+            w.unregister("ts_tools")
+            w.unregister("ts_postings")
 
-        def stem_words(words: list[str]) -> list[str]:
-            with lock:
-                stems: list[str] = stemmer_object.stemWords(words)
-            return stems
+    # --- the engine: persistence --------------------------------------------------------
 
-        return stem_words
-    return None
+    def _stored_state(self) -> StoredState:
+        w = self._writer
+        set_ids = {int(key): uuid.UUID(text).hex for key, text in w.execute(sql.SETS).fetchall()}
+        self._keys = {set_id: key for key, set_id in set_ids.items()}
+        self._next_key = max(set_ids, default=0) + 1
+        for key in set_ids:
+            self._cache.register(key)
+        sessions = {
+            _text(session): set_ids.get(int(key), f"missing-{key}")
+            for session, key in w.execute(sql.SESSIONS).fetchall()
+        }
+        sets: dict[str, list[ToolReference]] = {set_id: [] for set_id in set_ids.values()}
+        for key, tool in w.execute(sql.ALL_TOOLS).fetchall():
+            sets[set_ids[int(key)]].append(ToolReference.from_dict(json.loads(tool)))
+        return StoredState(sessions=sessions, sets=sets)
+
+    def _store_session(self, session_id: str, set_id: str | None) -> None:
+        self._check_open()
+        if self._file is None:
+            return  # in memory, core's own bookkeeping is the only record needed
+        session = _blob(session_id)
+        if set_id is None:
+            self._writer.execute(sql.FORGET_SESSION, {"s": session})
+        else:
+            self._writer.execute(sql.STORE_SESSION, {"s": session, "k": self._keys[set_id]})
+
+    # --- the engine: search -------------------------------------------------------------
+
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        self._check_open()
+        key = self._keys.get(toolset.id)
+        terms = query.terms
+        if key is None or not terms:
+            return [], 0
+        if self.options.scoring == "sql":
+            ranked, total = self._search_sql(key, terms, query)
+        else:
+            entry = self._cache.get(key) or self._load(key)
+            if entry is None:
+                return [], 0
+            ranked, total = entry.search(terms, query.limit, query.allowed)
+        tools = toolset.tools
+        hits = [
+            ToolHit(name, score, tools[name].summary if name in tools else "")
+            for name, score in ranked
+        ]
+        return hits, total
+
+    def _load(self, key: int) -> SetIndex | None:
+        """Build a set's `SetIndex` from its stored postings (one snapshot of the store)."""
+        with self._load_lock:
+            entry = self._cache.get(key)
+            if entry is not None:
+                return entry
+            generation = self._cache.generation(key)
+            if generation is None:
+                return None
+            cursor = self._cursor()
+            cursor.execute("BEGIN")
+            try:
+                tools = _arrow(cursor.execute(sql.SET_TOOLS, {"k": key}))
+                postings = _arrow(cursor.execute(sql.SET_POSTINGS, {"k": key}))
+            finally:
+                cursor.execute("COMMIT")
+            if tools.num_rows == 0:
+                return None
+            docs = tools.column("doc").to_numpy()
+            names = [_text(name) for name in tools.column("name").to_pylist()]
+            lengths = np.column_stack(
+                [tools.column(c).to_numpy() for c in ("len_name", "len_params", "len_desc")]
+            )
+            encoded = postings.column("term").combine_chunks().dictionary_encode()
+            entry = SetIndex(
+                encoded.dictionary.to_pylist(),
+                encoded.indices.to_numpy().astype(np.int64),
+                np.searchsorted(docs, postings.column("doc").to_numpy()).astype(np.int64),
+                np.column_stack(
+                    [postings.column(c).to_numpy() for c in ("tf_name", "tf_params", "tf_desc")]
+                ).reshape(-1, 3),
+                lengths,
+                names,
+                self._bm25,
+            )
+            self._cache.put(key, entry, generation)
+            return entry
+
+    def _search_sql(
+        self, key: int, terms: Sequence[str], query: Query
+    ) -> tuple[list[tuple[str, float]], int]:
+        wn, wp, wd = self._bm25.weights
+        allowed = query.allowed
+        params = {
+            "k": key,
+            "wn": wn,
+            "wp": wp,
+            "wd": wd,
+            "k1": self._bm25.k1,
+            "b": self._bm25.b,
+            "terms": list(terms),
+            "everything": allowed is None,
+            "allowed": [_blob(name) for name in allowed] if allowed else [],
+            "limit": query.limit,
+        }
+        rows = self._cursor().execute(sql.SEARCH, params).fetchall()
+        ranked = [(_text(name), float(score)) for name, score, _ in rows]
+        return ranked, int(rows[0][2]) if rows else 0
 
 
-def _references_table(tools: Sequence[ToolReference]) -> pa.Table:
-    """A batch of references as the Arrow table the SQL ingest reads."""
+# --- helpers -------------------------------------------------------------------------
+
+
+def _connect(path: str | None) -> duckdb.DuckDBPyConnection:
+    """A connection to `path` (None: in memory); a path that cannot be an index is a
+    `ConfigError` naming it and the fix, never DuckDB's own exception."""
+    import duckdb
+
+    config = {"autoinstall_known_extensions": False}
+    if path is None:
+        return duckdb.connect(":memory:", config=config)
+    target = Path(path)
+    if target.is_dir():
+        raise ConfigError(
+            f"duckdb index path {path!r} is a directory; give a file path, such as "
+            f"{os.fspath(target / 'tools.duckdb')!r}"
+        )
+    parent = target.parent
+    if not parent.is_dir():
+        raise ConfigError(
+            f"duckdb index path {path!r}: directory {os.fspath(parent)!r} does not exist; "
+            "create it first (toolscout never creates directories) or choose another path"
+        )
+    try:
+        return duckdb.connect(path, config=config)
+    except duckdb.Error as error:
+        message = str(error)
+        if "not a valid DuckDB database" in message:
+            raise ConfigError(
+                f"duckdb index path {path!r} is not a DuckDB database file"
+                + (" (it is empty)" if target.is_file() and target.stat().st_size == 0 else "")
+                + "; point path at a file that does not exist yet (it is created), or at an "
+                "index file toolscout-duckdb created"
+            ) from None
+        if "lock" in message.lower():
+            holder = re.search(r"PID (\d+)", message)
+            by = f" (process {holder.group(1)})" if holder else ""
+            raise ConfigError(
+                f"duckdb index file {path!r} is in use by another process{by}; a DuckDB file "
+                "is opened by one process at a time: stop or close the other one, or use "
+                "another path"
+            ) from None
+        raise ConfigError(
+            f"cannot open duckdb index file {path!r}: {message.removeprefix('IO Error: ')}; "
+            "check the path and its permissions, or choose another path"
+        ) from None
+
+
+def _blob(text: str) -> bytes:
+    """Text as stored in BLOB columns: UTF-8, lone surrogates kept (so names round-trip)."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _text(blob: bytes) -> str:
+    return bytes(blob).decode("utf-8", "surrogatepass")
+
+
+def _tool_json(tool: ToolReference) -> str:
+    """The definition as `ToolReference.to_dict` gives it, as JSON.
+
+    Frozen mappings are dicts and their tuples dump as lists, so nothing is thawed first;
+    ASCII escapes keep lone surrogates representable, `default=str` keeps odd values.
+    """
+    data: dict[str, Any] = {"name": tool.name, "description": tool.description}
+    if tool.input_schema is not None:
+        data["input_schema"] = tool.input_schema
+    if tool.metadata is not None:
+        data["metadata"] = tool.metadata
+    return json.dumps(data, ensure_ascii=True, separators=(",", ":"), default=str)
+
+
+def _tools_table(tools: Sequence[ToolReference], postings: Postings) -> pa.Table:
     import pyarrow as pa
 
+    lengths = postings.lengths
     return pa.table(
         {
-            "name": pa.array([t.name for t in tools], pa.string()),
-            "description": pa.array([t.description for t in tools], pa.string()),
-            "input_schema": pa.array(
-                [
-                    None
-                    if t.input_schema is None
-                    # A FrozenDict is a dict and its tuples dump as lists: no thaw needed.
-                    else json.dumps(t.input_schema, ensure_ascii=False, default=str)
-                    for t in tools
-                ],
-                pa.string(),
-            ),
+            "doc": pa.array(postings.docs, pa.int32()),
+            "name": pa.array([_blob(tool.name) for tool in tools], pa.binary()),
+            "tool": pa.array([_tool_json(tool) for tool in tools], pa.string()),
+            "len_name": pa.array(lengths[:, 0], pa.uint32()),
+            "len_params": pa.array(lengths[:, 1], pa.uint32()),
+            "len_desc": pa.array(lengths[:, 2], pa.uint32()),
         }
     )
 
 
-def _batch_table(table: pa.Table) -> pa.Table:
-    """The table as columns name, description, input_schema and _ts_row; checks types.
-
-    `inputSchema` (MCP) and `parameters` (OpenAI) are accepted for `input_schema`; a
-    missing optional column becomes typed nulls, so the SQL keeps one shape.
-    """
-    import pyarrow as pa
-
-    names = table.column_names
-    if "name" not in names:
-        raise ValueError(
-            f"an Arrow tool table needs a 'name' column of strings; it has {names}. "
-            "Build one with toolscout.catalog.to_arrow(tools)"
-        )
-    columns: dict[str, Any] = {}
-    for wanted, sources in (
-        ("name", ("name",)),
-        ("description", ("description",)),
-        ("input_schema", ("input_schema", "inputSchema", "parameters")),
-    ):
-        source = next((s for s in sources if s in names), None)
-        if source is None:
-            columns[wanted] = pa.nulls(table.num_rows, pa.string())
-            continue
-        column = table.column(source)
-        text = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
-        if wanted != "input_schema" and not (text or pa.types.is_null(column.type)):
-            raise TypeError(f"column {source!r} must hold strings, got Arrow type {column.type}")
-        columns[wanted] = column
-    columns["_ts_row"] = pa.array(range(table.num_rows), pa.int64())
-    return pa.table(columns)
-
-
-def _schema_expression(kind: pa.DataType) -> str:
-    """SQL giving the input schema as JSON text, whether stored as a string or a struct."""
-    import pyarrow as pa
-
-    if pa.types.is_null(kind):
-        return "NULL"
-    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        return "input_schema::VARCHAR"
-    if pa.types.is_struct(kind) or pa.types.is_map(kind):
-        return "to_json(input_schema)::VARCHAR"
-    raise TypeError(
-        f"column 'input_schema' must hold JSON strings or structs, got Arrow type {kind}"
+def _set_index(postings: Postings, names: list[str], bm25: Bm25) -> SetIndex:
+    return SetIndex(
+        postings.vocabulary.to_pylist(),
+        postings.term,
+        postings.slot,
+        postings.tf,
+        postings.lengths,
+        names,
+        bm25,
     )
+
+
+def _arrow(relation: duckdb.DuckDBPyConnection) -> pa.Table:
+    fetch = getattr(relation, "to_arrow_table", None) or relation.fetch_arrow_table
+    table: pa.Table = fetch()
+    return table
