@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
+pytest_plugins = ["toolscout.testing.plugin"]
+
 
 @pytest.fixture(autouse=True)
 def clean_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

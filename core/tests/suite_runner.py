@@ -40,6 +40,9 @@ def run_suite(folder: Path, source: str, *args: str, timeout: float = 900) -> Su
             "-q",
             "-p",
             "no:cacheprovider",
+            # The suite's plugin is opt-in, as in a backend's own conftest.py.
+            "-p",
+            "toolscout.testing.plugin",
             "-o",
             "addopts=",
             f"--junitxml={report}",

@@ -45,7 +45,7 @@ def _titled_block(title: str) -> str:
     return match.group(1)
 
 
-@pytest.mark.parametrize("name", ["example_backend.py", "test_example_backend.py"])
+@pytest.mark.parametrize("name", ["conftest.py", "example_backend.py", "test_example_backend.py"])
 def test_page_shows_the_tested_file_verbatim(name: str) -> None:
     assert _titled_block(name) == (EXAMPLES / name).read_text(), (
         f"docs/writing-a-backend.md and docs/examples/{name} differ; copy the file into the page"

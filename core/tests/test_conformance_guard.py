@@ -3,6 +3,8 @@ are registered, a missing `index` fixture says what to do."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -153,12 +155,59 @@ def test_missing_index_fixture_says_how_to_fix_it(tmp_path: Path) -> None:
     assert "must override the `index` fixture" in run.output
 
 
-def test_plugin_fixtures_are_offered(reference_index: ReferenceToolIndex) -> None:
-    """The pytest11 plugin offers `reference_index`, `toolscout_session` and the catalog."""
-    assert isinstance(reference_index, ReferenceToolIndex)
+def test_plugin_fixtures_are_offered(toolscout_reference_index: ReferenceToolIndex) -> None:
+    """The plugin offers `toolscout_reference_index`, `toolscout_session` and the catalog."""
+    assert isinstance(toolscout_reference_index, ReferenceToolIndex)
 
 
 def test_plugin_session_and_catalog_fixtures(
     toolscout_session: str, toolscout_sample_tools: list[object]
 ) -> None:
     assert toolscout_session.startswith("s-") and len(toolscout_sample_tools) == 30
+
+
+OPT_IN_TEST = """
+def test_uses_a_plugin_fixture(toolscout_reference_index):
+    assert toolscout_reference_index is not None
+"""
+
+
+def _pytest_in(folder: Path) -> subprocess.CompletedProcess[str]:
+    (folder / "test_opt_in.py").write_text(OPT_IN_TEST)
+    options = ["-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(folder)]
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *options, "test_opt_in.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_plugin_is_not_loaded_into_projects_that_do_not_ask(tmp_path: Path) -> None:
+    """Installing toolscout adds no pytest11 entry point: other projects never see it."""
+    from importlib import metadata
+
+    assert not [ep for ep in metadata.entry_points(group="pytest11") if "toolscout" in ep.value]
+    run = _pytest_in(tmp_path)
+    assert run.returncode != 0
+    assert "fixture 'toolscout_reference_index' not found" in run.stdout + run.stderr
+
+
+def test_a_conftest_turns_the_plugin_on(tmp_path: Path) -> None:
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["toolscout.testing.plugin"]\n')
+    run = _pytest_in(tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_every_plugin_fixture_is_prefixed() -> None:
+    from toolscout.testing import plugin
+
+    markers = ("_fixture_function_marker", "_pytestfixturefunction")  # pytest 8.4+, older
+    fixtures = [
+        name
+        for name, value in vars(plugin).items()
+        if any(hasattr(value, marker) for marker in markers)
+    ]
+    assert len(fixtures) == 3
+    assert all(name.startswith("toolscout_") for name in fixtures), fixtures

@@ -7,6 +7,9 @@ import os
 import pytest
 from toolscout_sentence_transformers import SentenceTransformerEmbedder
 
+# The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
+pytest_plugins = ["toolscout.testing.plugin"]
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 

@@ -9,6 +9,9 @@ from regex_helpers import CATALOG, SESSION
 from toolscout import ToolSearchRequest
 from toolscout_regex import RegexToolIndex
 
+# The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
+pytest_plugins = ["toolscout.testing.plugin"]
+
 
 @pytest.fixture
 def index() -> RegexToolIndex:

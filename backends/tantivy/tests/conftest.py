@@ -8,6 +8,9 @@ import pytest
 from tantivy_catalog import CATALOG
 from toolscout_tantivy import TantivyToolIndex
 
+# The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
+pytest_plugins = ["toolscout.testing.plugin"]
+
 
 @pytest.fixture
 def index() -> Iterator[TantivyToolIndex]:

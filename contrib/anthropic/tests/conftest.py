@@ -7,6 +7,9 @@ from collections.abc import Iterator
 import pytest
 from anthropic_wire import WireServer, serve
 
+# The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
+pytest_plugins = ["toolscout.testing.plugin"]
+
 
 @pytest.fixture
 def server() -> Iterator[WireServer]:

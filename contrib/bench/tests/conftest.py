@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+# The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
+pytest_plugins = ["toolscout.testing.plugin"]
+
 
 def tool(name: str, description: str, *params: str) -> dict[str, Any]:
     """A tool line of tools.jsonl, with string parameters."""

@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+# The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
+pytest_plugins = ["toolscout.testing.plugin"]
+
 UPSTREAMS = Path(__file__).with_name("upstreams.py")
 
 

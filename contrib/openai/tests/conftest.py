@@ -9,6 +9,9 @@ import pytest
 from embeddings_wire import EmbeddingServer
 from openai_wire import WireServer, serve
 
+# The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
+pytest_plugins = ["toolscout.testing.plugin"]
+
 
 @pytest.fixture
 def server() -> Iterator[WireServer]:

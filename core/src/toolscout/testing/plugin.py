@@ -1,9 +1,15 @@
-"""The pytest plugin toolscout registers (entry point `pytest11`).
+"""The conformance suite's pytest plugin. Opt-in: a test suite turns it on in its top-level
+`conftest.py` with
 
-It registers the suite's markers and its command-line option, offers helper fixtures to
-any test, and refuses to run a conformance subclass that overrides the guard test (which
-would let it drop standard tests unnoticed). It imports nothing heavy: the suite itself is
-imported only by test modules that use it.
+    pytest_plugins = ["toolscout.testing.plugin"]
+
+or on the command line with `pytest -p toolscout.testing.plugin`. Installing toolscout does
+not load it into other projects' test runs.
+
+It registers the suite's markers and its command-line option, offers helper fixtures (all
+named `toolscout_*`), and refuses to run a conformance subclass that overrides the guard
+test (which would let it drop standard tests unnoticed). It imports nothing heavy: the suite
+itself is imported only by test modules that use it.
 """
 
 from __future__ import annotations
@@ -74,7 +80,7 @@ def toolscout_sample_tools() -> list[Any]:
 
 
 @pytest.fixture
-def reference_index() -> Any:
+def toolscout_reference_index() -> Any:
     """An empty `ReferenceToolIndex`, the suite's model of a correct backend."""
     from toolscout.testing.reference import ReferenceToolIndex
 
