@@ -22,7 +22,8 @@ def register_backends(register: Callable[[type[Any]], None]) -> None:
 
     The class carries `name` (the backend name used in config), `capabilities`, and
     optionally an `Options` pydantic model that validates its configuration table.
-    Import heavy dependencies inside the class, not at plugin import time.
+    Runs only when a backend is asked for (or listed), not when the plugin module is
+    imported; import the backend's module inside this hook, not at plugin import time.
 
     :param register: callback taking one backend class.
 
@@ -49,8 +50,9 @@ def register_commands(subparsers: Any) -> None:
 
     Call `subparsers.add_parser(NAME, help=...)` (an argparse sub-parsers action) and set
     `handler=func` on the new parser with `set_defaults`; the CLI calls
-    `func(args, out) -> int` (the exit status). Plugins are only loaded for commands that
-    are not built in, so keep imports inside the handler.
+    `func(args, out) -> int` (the exit status). It runs for `toolscout --help` and for
+    commands that are not built in, so build the parser with argparse alone and keep
+    other imports inside the handler.
 
     :param subparsers: the `toolscout` parser's sub-parsers action.
 
