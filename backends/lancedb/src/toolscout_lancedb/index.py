@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
@@ -41,7 +42,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
 from toolscout.embedders import Embedder, EmbeddingCache, load_embedder, shared_cache
 from toolscout.index import Query
-from toolscout.toolsets import StoredState, ToolSet
+from toolscout.toolsets import StoredState, ToolSet, ToolSets
+from toolscout.types import ToolSearchRequest, ToolSearchResponse
 
 from toolscout_lancedb import loop
 from toolscout_lancedb.options import LanceDBOptions
@@ -126,6 +128,10 @@ class LanceDBToolIndex(ToolIndexBase):
         self._db: Any = None
         self._table: Any = None
         self._sessions: Any = None
+        # Readers of a store another process writes: the table versions last read.
+        self._follow = not self._memory and opts.read_consistency_interval is not None
+        self._seen: tuple[int | None, int | None] = (None, None)
+        self._checked_at = 0.0
         check_location(self.uri)
         if not self._memory:
             where = local_path(self.uri) or self.uri
@@ -142,7 +148,11 @@ class LanceDBToolIndex(ToolIndexBase):
                 f"{type(error).__name__}: {error}; check the URI and its permissions, or "
                 "give another `uri` or `table`"
             ) from None
-        if not self._memory:
+        if self._follow:
+            # Another process writes this store: read it, never tidy it (`_restore` drops
+            # sets no session holds yet, such as one the writer is about to point at).
+            self.refresh()
+        elif not self._memory:
             self._restore()
 
     # --- tables ------------------------------------------------------------------------
@@ -486,6 +496,70 @@ class LanceDBToolIndex(ToolIndexBase):
             sets = tools_from_arrow(stored)
         return StoredState(sessions=sessions, sets=sets)
 
+    # --- another process's writes ------------------------------------------------------
+
+    def search(self, request: ToolSearchRequest) -> ToolSearchResponse:
+        """Search one session's tools (see `ToolIndexBase.search`).
+
+        With `read_consistency_interval` set on a directory or object store, the sessions
+        and sets another process wrote are read again first, when the tables changed and
+        the interval has passed since the last check.
+        """
+        if self._follow and time.monotonic() - self._checked_at >= (
+            self.options.read_consistency_interval or 0.0
+        ):
+            self.refresh()
+        return super().search(request)
+
+    def refresh(self) -> None:
+        """Read the store's sessions and sets again if another process changed them.
+
+        For an index that reads a store one other process writes (several writers of one
+        store are not supported: each keeps its own idea of which sets its sessions share).
+        It only reads: nothing in the store is changed or dropped.
+        """
+        with self._write_lock:
+            self._checked_at = time.monotonic()
+            if self._db is None:
+                return
+            versions = loop.run(self._versions())
+            if versions == self._seen:
+                return
+            # Sessions first, then sets: a set is written before a session points at it,
+            # so every session read points at a set the later read finds (or at a set
+            # dropped meanwhile, which the next refresh corrects).
+            state = loop.run(self._read_state())
+            built = {
+                set_id: ToolSet.of(set_id, tools) for set_id, tools in state.sets.items() if tools
+            }
+            sets = ToolSets()
+            complete = True
+            for session_id, set_id in state.sessions.items():
+                toolset = built.get(set_id)
+                if toolset is not None:
+                    sets.bind(session_id, toolset)
+                else:
+                    complete = False
+            self._sets = sets
+            # A session whose set was not read yet: read everything again next time.
+            self._seen = versions if complete else (None, None)
+
+    async def _versions(self) -> tuple[int | None, int | None]:
+        """The versions of the sessions and tools tables (None: no such table yet), opening
+        tables another process created since."""
+        if self._table is None or self._sessions is None:
+            listing = await self._db.list_tables()
+            names = set(getattr(listing, "tables", listing))
+            if self._table is None and self.options.table in names:
+                table = await self._db.open_table(self.options.table)
+                await self._check_table(table)
+                self._table = table
+            if self._sessions is None and self._sessions_table_name in names:
+                self._sessions = await self._db.open_table(self._sessions_table_name)
+        sessions = await self._sessions.version() if self._sessions is not None else None
+        tools = await self._table.version() if self._table is not None else None
+        return sessions, tools
+
     # --- the engine: search ------------------------------------------------------------
 
     async def _vector_hits(self, table: Any, where: Any, vector: Any, limit: int) -> list[Row]:
@@ -541,16 +615,19 @@ class LanceDBToolIndex(ToolIndexBase):
             where = where & col("name").isin([lit(name) for name in query.allowed])
         wanted = max(query.limit, self.options.candidates)
         vector = self.cache.embed_query(self.embedder, query.text)
-        hybrid = self.options.mode == "hybrid"
-        terms = " ".join(query.terms) if hybrid else ""
+        options = self.options
+        hybrid = options.mode == "hybrid"
+        terms = " ".join(query.terms) if hybrid and options.text_weight > 0 else ""
+        by_vector = not hybrid or options.vector_weight > 0
 
-        async def both() -> tuple[list[Row], list[Row] | None]:
+        async def both() -> tuple[list[Row] | None, list[Row] | None]:
             return await asyncio.gather(  # type: ignore[return-value]
-                self._vector_hits(table, where, vector, wanted),
+                self._vector_hits(table, where, vector, wanted) if by_vector else _nothing(),
                 self._text_hits(table, where, terms, vector, wanted) if terms else _nothing(),
             )
 
         vector_rows, text_rows = loop.run(both())
+        vector_rows = vector_rows or []
         tools = toolset.tools  # rows of a change made meanwhile are not this set's
         if not hybrid:
             hits = [
@@ -580,6 +657,8 @@ class LanceDBToolIndex(ToolIndexBase):
         fused: dict[str, list[Any]] = {}  # name -> [fused, similarity, summary]
         lists = ((options.vector_weight, vector_rows), (options.text_weight, text_rows))
         for weight, rows in lists:
+            if weight <= 0:
+                continue
             for rank, row in enumerate(rows, 1):
                 name = row["name"]
                 if name not in tools:
