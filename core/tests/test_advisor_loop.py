@@ -7,6 +7,7 @@ turns; every request the loop sent is recorded and asserted on.
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -25,6 +26,7 @@ from toolscout.advisor import (
     Usage,
     tool,
 )
+from toolscout.advisor.chat import MalformedReplyError
 from toolscout.advisor.scripted import ScriptedChatModel, answer, call, calls
 from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX
 from toolscout.testing import ReferenceToolIndex
@@ -311,6 +313,75 @@ def test_the_loop_guard_ends_a_runaway_loop_with_a_clear_error() -> None:
         make_advisor(model, max_iterations=3).run("x")
     assert len(model.requests) == 3
     assert len(caught.value.result.iterations) == 3
+
+
+def test_a_tool_call_without_a_name_ends_the_loop_with_an_error_quoting_it() -> None:
+    nameless = ToolCall("call_x", None, {"query": "weather"})  # type: ignore[arg-type]
+    model = ScriptedChatModel(
+        [calls(call("tool_search", query="select:get_weather")), calls(nameless), answer("x")]
+    )
+    with pytest.raises(AdvisorLoopError, match="tool call 1 of 1 has no tool name") as caught:
+        make_advisor(model).run("x")
+    error = caught.value
+    assert error.reason == "malformed_reply"
+    assert "model call 2 in session 'default'" in str(error)
+    assert '"id": "call_x", "name": null' in str(error)  # what the model sent
+    assert "retry the run, or use another model" in str(error)
+    assert isinstance(error.__cause__, MalformedReplyError)
+    # The run so far is kept: the first search and its result, not the malformed reply.
+    assert len(model.requests) == 2
+    assert len(error.result.iterations) == 1
+    assert error.result.messages[-1].role == "tool"
+
+
+def test_a_tool_call_without_a_name_ends_the_async_loop_too() -> None:
+    model = ScriptedChatModel([calls(ToolCall("c1", "", {}))])
+    with pytest.raises(AdvisorLoopError, match="has no tool name") as caught:
+        asyncio.run(make_advisor(model).arun("x"))
+    assert caught.value.reason == "malformed_reply"
+
+
+@pytest.mark.parametrize(
+    ("reply", "problem"),
+    [
+        (calls(ToolCall(None, "tool_search", {})), "('tool_search') has no id"),  # type: ignore[arg-type]
+        (
+            calls(ToolCall("c1", "tool_search", {}), ToolCall("c1", "get_weather", {})),
+            "tool call 2 of 2 ('get_weather') repeats the id 'c1'",
+        ),
+        (calls(ToolCall("c1", 7, {})), "tool call 1 of 1 has no tool name"),  # type: ignore[arg-type]
+    ],
+    ids=["no-id", "repeated-id", "name-not-text"],
+)
+def test_tool_calls_without_a_usable_id_or_name_end_the_loop(
+    reply: ChatResponse, problem: str
+) -> None:
+    model = ScriptedChatModel([reply])
+    with pytest.raises(AdvisorLoopError, match=re.escape(problem)):
+        make_advisor(model).run("x")
+
+
+def test_a_malformed_reply_error_from_an_adapter_ends_the_loop() -> None:
+    def no_choices(request: ChatRequest) -> ChatResponse:
+        raise MalformedReplyError("the reply has no choices", {"choices": []})
+
+    model = ScriptedChatModel([no_choices])
+    with pytest.raises(AdvisorLoopError) as caught:
+        make_advisor(model).run("x")
+    assert 'the reply has no choices; the model sent {"choices": []}' in str(caught.value)
+    assert caught.value.reason == "malformed_reply"
+
+
+def test_arguments_that_are_not_an_object_stay_a_tool_error_not_a_loop_error() -> None:
+    model = ScriptedChatModel(
+        [
+            calls(call("tool_search", query="select:get_weather")),
+            calls(ToolCall("c2", "get_weather", None, "{city: Rome")),
+            answer("ok"),
+        ]
+    )
+    assert make_advisor(model).run("x").text == "ok"
+    assert "not a JSON object: '{city: Rome'" in tool_messages(model.requests[2])[-1].content
 
 
 def test_loaded_tools_are_capped_least_recently_used_first() -> None:

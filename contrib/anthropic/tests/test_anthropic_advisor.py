@@ -13,7 +13,7 @@ from typing import Any
 import anthropic
 import pytest
 from anthropic_wire import WireServer
-from toolscout.advisor import Advisor, ToolRegistry
+from toolscout.advisor import Advisor, AdvisorLoopError, ToolRegistry
 from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX
 from toolscout.testing import ReferenceToolIndex
 from toolscout_anthropic import AnthropicChatModel
@@ -301,3 +301,30 @@ def test_a_continued_conversation_keeps_turns_alternating(server: WireServer) ->
     assert roles == ["user", "assistant", "user", "assistant", "user", "assistant", "user"]
     assert body["messages"][-1] == {"role": "user", "content": "Thanks!"}
     assert body["system"].count(DEFAULT_SYSTEM_MESSAGE_SUFFIX) == 1
+
+
+# --- malformed model output ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("native", [False, True], ids=["classic", "native"])
+def test_a_tool_use_without_a_name_ends_the_run_with_an_advisor_loop_error(
+    server: WireServer, native: bool
+) -> None:
+    nameless = calls(("t2", "get_weather", {"city": "Rome"}))
+    nameless["content"][0]["name"] = None
+    server.script(calls(("t1", "tool_search", {"query": "select:get_weather"})), nameless)
+    with pytest.raises(AdvisorLoopError, match="tool call 1 of 1 has no tool name") as caught:
+        advisor(server, native=native).run("x")
+    assert caught.value.reason == "malformed_reply"
+    assert '"id": "t2"' in str(caught.value) and '"city": "Rome"' in str(caught.value)
+    assert len(server.requests) == 2
+
+
+def test_a_tool_use_without_an_id_ends_the_run_with_an_advisor_loop_error(
+    server: WireServer,
+) -> None:
+    anonymous = calls(("t1", "tool_search", {"query": "weather"}))
+    anonymous["content"][0]["id"] = None
+    server.script(anonymous)
+    with pytest.raises(AdvisorLoopError, match=r"\('tool_search'\) has no id to answer it by"):
+        advisor(server).run("x")

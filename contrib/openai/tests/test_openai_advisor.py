@@ -13,7 +13,7 @@ from typing import Any
 import openai
 import pytest
 from openai_wire import WireServer
-from toolscout.advisor import Advisor, ToolRegistry
+from toolscout.advisor import Advisor, AdvisorLoopError, ToolRegistry
 from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX
 from toolscout.testing import ReferenceToolIndex
 from toolscout_openai import OpenAIChatModel, OpenAIResponsesModel
@@ -334,3 +334,77 @@ def test_responses_wire_details(server: WireServer) -> None:
     assert kinds == ["user", "reasoning", "function_call", "function_call_output"]
     assert body["tools"][1]["strict"] is False
     assert all(i.get("role") != "system" for i in body["input"])
+
+
+# --- malformed model output ------------------------------------------------------------
+
+
+def _break_first_call(api: API, reply: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """Set (or with value ... remove) one field of the reply's first tool call."""
+    if isinstance(api, ChatCompletions):
+        target = reply["choices"][0]["message"]["tool_calls"][0]
+        if key == "name":
+            target = target["function"]
+    else:
+        target = reply["output"][1]
+        key = "call_id" if key == "id" else key
+    if value is ...:
+        del target[key]
+    else:
+        target[key] = value
+    return reply
+
+
+@pytest.mark.parametrize("name", [None, ""], ids=["null", "empty"])
+def test_a_tool_call_without_a_name_ends_the_run_with_an_advisor_loop_error(
+    api: API, server: WireServer, name: str | None
+) -> None:
+    nameless = _break_first_call(
+        api, api.calls(("c2", "get_weather", {"city": "Rome"})), "name", name
+    )
+    server.script(api.calls(("c1", "tool_search", {"query": "select:get_weather"})), nameless)
+    with pytest.raises(AdvisorLoopError, match="tool call 1 of 1 has no tool name") as caught:
+        advisor(api, server).run("x")
+    message = str(caught.value)
+    assert caught.value.reason == "malformed_reply"
+    # What the model sent, in its wire form, so the fault can be reported to the provider.
+    assert '"c2"' in message and '{\\"city\\": \\"Rome\\"}' in message
+    assert len(server.requests) == 2
+    assert caught.value.result.iterations[0].searches[0].names == ("get_weather",)
+
+
+def test_a_tool_call_without_an_id_ends_the_run_with_an_advisor_loop_error(
+    api: API, server: WireServer
+) -> None:
+    server.script(_break_first_call(api, api.calls(("c1", "tool_search", {})), "id", None))
+    with pytest.raises(AdvisorLoopError, match=r"\('tool_search'\) has no id to answer it by"):
+        advisor(api, server).run("x")
+
+
+def test_a_chat_completions_tool_call_without_a_function_is_not_dropped(
+    server: WireServer,
+) -> None:
+    api = ChatCompletions()
+    server.script(_break_first_call(api, api.calls(("c1", "tool_search", {})), "function", ...))
+    with pytest.raises(AdvisorLoopError, match="has no tool name") as caught:
+        advisor(api, server).run("x")
+    assert '"id": "c1"' in str(caught.value)
+
+
+def test_a_chat_completions_reply_without_choices_is_an_advisor_loop_error(
+    server: WireServer,
+) -> None:
+    reply = ChatCompletions().answer("ok")
+    reply["choices"] = []
+    server.script(reply)
+    with pytest.raises(AdvisorLoopError, match="the Chat Completions reply has no choices"):
+        advisor(ChatCompletions(), server).run("x")
+
+
+def test_a_nameless_call_from_an_async_client_ends_the_async_loop(
+    api: API, server: WireServer
+) -> None:
+    server.script(_break_first_call(api, api.calls(("c1", "tool_search", {})), "name", None))
+    client = openai.AsyncOpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
+    with pytest.raises(AdvisorLoopError, match="has no tool name"):
+        asyncio.run(Advisor(api.model(client), tools(), ReferenceToolIndex()).arun("x"))

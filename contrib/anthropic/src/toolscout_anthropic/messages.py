@@ -13,6 +13,7 @@ Two modes:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from toolscout.advisor.chat import (
@@ -22,6 +23,7 @@ from toolscout.advisor.chat import (
     Message,
     ToolCall,
     Usage,
+    wire_form,
 )
 from toolscout.types import ToolReference, thaw
 
@@ -148,8 +150,7 @@ class AnthropicChatModel(ClientChatModel):
             if kind == "text":
                 texts.append(block.text)
             elif kind == "tool_use":
-                arguments = block.input if isinstance(block.input, dict) else None
-                tool_calls.append(ToolCall(block.id, self.names.name(block.name), arguments, None))
+                tool_calls.append(self._call(block))
             elif kind in _PASSTHROUGH:
                 passthrough.append(block.model_dump(exclude_none=True))
         text = "".join(texts)
@@ -161,6 +162,32 @@ class AnthropicChatModel(ClientChatModel):
             stop_reason=getattr(reply, "stop_reason", None),
             raw=reply,
         )
+
+    def _call(self, block: Any) -> ToolCall:
+        # Malformed calls (no name, no id) are kept as sent: the advisor loop ends the run
+        # with an error quoting them, instead of failing somewhere later.
+        call_id: Any = getattr(block, "id", None)
+        name: Any = getattr(block, "name", None)
+        value = getattr(block, "input", None)
+        arguments: Mapping[str, Any] | None = value if isinstance(value, dict) else None
+        raw_arguments = None if arguments is not None else _as_text(value)
+        return ToolCall(
+            call_id,  # checked by the loop (a call needs an id)
+            self.names.name(name) if isinstance(name, str) else name,
+            arguments,
+            raw_arguments,
+            raw=wire_form(block),
+        )
+
+
+def _as_text(value: Any) -> str:
+    """Tool input that is not an object, as the text quoted back to the model."""
+    import json
+
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _usage(usage: Any) -> Usage | None:

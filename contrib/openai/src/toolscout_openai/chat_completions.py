@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from toolscout.advisor.chat import (
     ChatRequest,
     ChatResponse,
     ClientChatModel,
+    MalformedReplyError,
     Message,
     ToolCall,
     Usage,
     parse_arguments,
+    wire_form,
 )
 from toolscout.types import ToolReference, thaw
 
@@ -73,26 +76,42 @@ class OpenAIChatModel(ClientChatModel):
         return {"role": message.role, "content": message.content}
 
     def _parse(self, reply: Any) -> ChatResponse:
-        if not reply.choices:
-            raise ValueError("the Chat Completions reply has no choices")
-        choice = reply.choices[0]
-        message = choice.message
-        tool_calls = tuple(
-            ToolCall(
-                call.id,
-                self.names.name(call.function.name),
-                parse_arguments(call.function.arguments),
-                call.function.arguments,
-            )
-            for call in (message.tool_calls or ())
-            if getattr(call, "function", None) is not None
-        )
+        choices = getattr(reply, "choices", None)
+        if not choices:
+            raise MalformedReplyError("the Chat Completions reply has no choices", reply)
+        choice = choices[0]
+        message = getattr(choice, "message", None)
+        if message is None:
+            raise MalformedReplyError("the Chat Completions reply has no message", choice)
+        # Malformed calls (no function, no name, no id) are kept as sent: the advisor loop
+        # ends the run with an error quoting them, instead of failing somewhere later.
+        tool_calls = tuple(self._call(call) for call in (message.tool_calls or ()))
         return ChatResponse(
             text=message.content or "",
             tool_calls=tool_calls,
             usage=_usage(getattr(reply, "usage", None)),
             stop_reason=choice.finish_reason,
             raw=reply,
+        )
+
+    def _call(self, call: Any) -> ToolCall:
+        function = getattr(call, "function", None)
+        call_id: Any = getattr(call, "id", None)
+        name: Any = getattr(function, "name", None)
+        text = getattr(function, "arguments", None)
+        arguments: Mapping[str, Any] | None
+        if isinstance(text, dict):  # some compatible servers send an object, not JSON text
+            arguments, text = text, None
+        elif text is None or isinstance(text, str):
+            arguments = parse_arguments(text)
+        else:
+            arguments, text = None, repr(text)
+        return ToolCall(
+            call_id,  # checked by the loop (a call needs an id)
+            self.names.name(name) if isinstance(name, str) else name,
+            arguments,
+            text,
+            raw=wire_form(call),
         )
 
 

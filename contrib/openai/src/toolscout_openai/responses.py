@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from toolscout.advisor.chat import (
@@ -13,6 +14,7 @@ from toolscout.advisor.chat import (
     ToolCall,
     Usage,
     parse_arguments,
+    wire_form,
 )
 from toolscout.types import ToolReference, thaw
 
@@ -103,14 +105,7 @@ class OpenAIResponsesModel(ClientChatModel):
                     if getattr(part, "type", None) == "output_text":
                         texts.append(part.text)
             elif kind == "function_call":
-                tool_calls.append(
-                    ToolCall(
-                        item.call_id,
-                        self.names.name(item.name),
-                        parse_arguments(item.arguments),
-                        item.arguments,
-                    )
-                )
+                tool_calls.append(self._call(item))
             elif kind in _PASSTHROUGH:
                 passthrough.append(item.model_dump(exclude_none=True))
         text = "".join(texts)
@@ -121,6 +116,27 @@ class OpenAIResponsesModel(ClientChatModel):
             message=Message("assistant", text, tuple(tool_calls), raw=passthrough or None),
             stop_reason=getattr(reply, "status", None),
             raw=reply,
+        )
+
+    def _call(self, item: Any) -> ToolCall:
+        # Malformed calls (no name, no call_id) are kept as sent: the advisor loop ends the
+        # run with an error quoting them, instead of failing somewhere later.
+        call_id: Any = getattr(item, "call_id", None)
+        name: Any = getattr(item, "name", None)
+        text = getattr(item, "arguments", None)
+        arguments: Mapping[str, Any] | None
+        if isinstance(text, dict):  # some compatible servers send an object, not JSON text
+            arguments, text = text, None
+        elif text is None or isinstance(text, str):
+            arguments = parse_arguments(text)
+        else:
+            arguments, text = None, repr(text)
+        return ToolCall(
+            call_id,  # checked by the loop (a call needs an id)
+            self.names.name(name) if isinstance(name, str) else name,
+            arguments,
+            text,
+            raw=wire_form(item),
         )
 
 

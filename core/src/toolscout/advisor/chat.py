@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from toolscout.errors import ToolscoutError
 from toolscout.types import FrozenDict, ToolReference, freeze
 
 __all__ = [
@@ -21,11 +22,14 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "ClientChatModel",
+    "MalformedReplyError",
     "Message",
     "ToolCall",
     "Usage",
     "WireNames",
+    "check_tool_calls",
     "parse_arguments",
+    "wire_form",
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -36,13 +40,15 @@ class ToolCall:
     """A tool call the model made: its id, the tool's name and the parsed arguments.
 
     `arguments` is None when the model sent text that is not a JSON object; the raw text
-    is kept in `raw_arguments` so the error sent back can quote it.
+    is kept in `raw_arguments` so the error sent back can quote it. `raw` may hold the call
+    as the provider sent it (adapters set it), so a malformed call can be quoted whole.
     """
 
     id: str
     name: str
     arguments: Mapping[str, Any] | None = None
     raw_arguments: str | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.arguments is not None:
@@ -196,6 +202,90 @@ class AsyncChatModel(Protocol):
     async def acomplete(self, request: ChatRequest) -> ChatResponse:
         """Send one request to the model and return its reply."""
         ...
+
+
+class MalformedReplyError(ToolscoutError, ValueError):
+    """A model reply the advisor cannot act on: no choices, a tool call without a name or id...
+
+    Adapters raise it while parsing a provider reply, and the loop raises it for a
+    `ChatResponse` whose tool calls are unusable; the loop ends the run with an
+    `AdvisorLoopError` quoting it. `sent` is what the model sent (its wire form).
+    """
+
+    def __init__(self, problem: str, sent: Any = None) -> None:
+        self.problem = problem
+        self.sent = sent
+        message = problem if sent is None else f"{problem}; the model sent {_quote(sent)}"
+        super().__init__(message)
+
+
+#: How much of a malformed reply an error message quotes.
+QUOTE_LIMIT = 500
+
+
+def wire_form(value: Any) -> Any:
+    """A provider object (pydantic model of an SDK) as plain JSON-like data, for messages."""
+    for method, kwargs in (
+        ("to_dict", {"mode": "json", "warnings": False}),
+        ("model_dump", {"mode": "json", "warnings": False}),
+    ):
+        dump = getattr(value, method, None)
+        if callable(dump):
+            try:
+                return dump(**kwargs)
+            except Exception:  # an SDK object that cannot be dumped: fall back to repr
+                break
+    return value
+
+
+def _quote(value: Any) -> str:
+    import json
+
+    try:
+        text = json.dumps(wire_form(value), default=repr, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > QUOTE_LIMIT:
+        text = f"{text[:QUOTE_LIMIT]}... ({len(text):,} characters)"
+    return text
+
+
+def _sent(call: ToolCall) -> Any:
+    if call.raw is not None:
+        return call.raw
+    return {"id": call.id, "name": call.name, "arguments": call.raw_arguments or call.arguments}
+
+
+def check_tool_calls(calls: Sequence[ToolCall]) -> None:
+    """Raise `MalformedReplyError` unless every call has a name and a unique id.
+
+    Arguments are not checked here: arguments that are not a JSON object go back to the
+    model as a tool error it can correct; a call without a name or id cannot be answered.
+    """
+    seen: set[str] = set()
+    count = len(calls)
+    for number, call in enumerate(calls, 1):
+        which = f"tool call {number} of {count}"
+        if not isinstance(call, ToolCall):
+            raise MalformedReplyError(
+                f"{which} is a {type(call).__name__}, not a toolscout ToolCall", call
+            )
+        if not isinstance(call.name, str) or not call.name.strip():
+            raise MalformedReplyError(f"{which} has no tool name", _sent(call))
+        if not isinstance(call.id, str) or not call.id:
+            raise MalformedReplyError(
+                f"{which} ({call.name!r}) has no id to answer it by", _sent(call)
+            )
+        if call.id in seen:
+            raise MalformedReplyError(
+                f"{which} ({call.name!r}) repeats the id {call.id!r} of an earlier call",
+                _sent(call),
+            )
+        if call.arguments is not None and not isinstance(call.arguments, Mapping):
+            raise MalformedReplyError(
+                f"{which} ({call.name!r}) has arguments that are not a mapping", _sent(call)
+            )
+        seen.add(call.id)
 
 
 _WIRE_INVALID = re.compile(r"[^A-Za-z0-9_-]")

@@ -11,7 +11,9 @@ docs/advisor.md):
    `accumulate_references` they add up across iterations, without it only the last
    searching iteration's (every parallel search of it) stay;
 5. other tool calls are executed and their results fed back; the loop ends with the
-   model's answer, or with `AdvisorLoopError` after `max_iterations` model calls.
+   model's answer, or with `AdvisorLoopError` after `max_iterations` model calls or when
+   the model sends a reply it cannot act on (a tool call without a name or id, a reply
+   without choices), quoting what the model sent.
 """
 
 from __future__ import annotations
@@ -22,7 +24,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolscout.advisor.chat import ChatRequest, ChatResponse, Message, ToolCall, Usage
+from toolscout.advisor.chat import (
+    ChatRequest,
+    ChatResponse,
+    MalformedReplyError,
+    Message,
+    ToolCall,
+    Usage,
+    check_tool_calls,
+)
 from toolscout.advisor.search_tool import (
     SEARCH_TOOL_NAME,
     SearchOutcome,
@@ -44,11 +54,19 @@ DEFAULT_SESSION_ID = "default"
 
 
 class AdvisorLoopError(ToolscoutError, RuntimeError):
-    """The model kept calling tools past `max_iterations`; `result` holds the run so far."""
+    """The loop could not finish; `result` holds the run so far.
 
-    def __init__(self, message: str, result: AdvisorResult) -> None:
+    `reason` says why: `"max_iterations"` (the model kept calling tools past
+    `max_iterations`) or `"malformed_reply"` (the model sent a reply the loop cannot act
+    on; `__cause__` is the `MalformedReplyError` with what it sent).
+    """
+
+    def __init__(
+        self, message: str, result: AdvisorResult, *, reason: str = "max_iterations"
+    ) -> None:
         super().__init__(message)
         self.result = result
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -240,7 +258,10 @@ class Advisor:
         while True:
             request = state.next_request()
             began = time.perf_counter()
-            response = self._complete(request)
+            try:
+                response = self._complete(request)
+            except MalformedReplyError as error:
+                raise state.malformed(error) from error
             state.model_ms = (time.perf_counter() - began) * 1000.0
             calls = state.accept(response)
             if not calls:
@@ -270,7 +291,10 @@ class Advisor:
         while True:
             request = state.next_request()
             began = time.perf_counter()
-            response = await self._acomplete(request)
+            try:
+                response = await self._acomplete(request)
+            except MalformedReplyError as error:
+                raise state.malformed(error) from error
             state.model_ms = (time.perf_counter() - began) * 1000.0
             calls = state.accept(response)
             if not calls:
@@ -515,6 +539,7 @@ class _Run:
                 f"{', '.join(c.name for c in calls)}); raise max_iterations if the task "
                 "needs more steps, or check that tool results answer what the model asked",
                 self._result(""),
+                reason="max_iterations",
             )
 
     def _load(self, found: list[str]) -> None:
@@ -552,6 +577,17 @@ class _Run:
                 tools_ms=tools_ms,
                 overhead_ms=max(0.0, total - self.model_ms - search_ms - tools_ms),
             )
+        )
+
+    def malformed(self, error: MalformedReplyError) -> AdvisorLoopError:
+        """The error ending a run whose model sent an unusable reply (not kept in history)."""
+        return AdvisorLoopError(
+            f"model call {len(self.iterations) + 1} in session {self.session_id!r} returned "
+            f"a reply the advisor cannot act on: {error}. This is a fault of the model or "
+            "its provider, not of a tool: retry the run, or use another model; "
+            "AdvisorLoopError.result holds the conversation up to that reply",
+            self._result(""),
+            reason="malformed_reply",
         )
 
     def finish(self, response: ChatResponse) -> AdvisorResult:
@@ -621,6 +657,7 @@ def _check_response(response: object, model: object) -> ChatResponse:
             f"{type(model).__name__}.complete returned {type(response).__name__}; "
             "a chat model must return toolscout.advisor.ChatResponse"
         )
+    check_tool_calls(response.tool_calls)
     return response
 
 
