@@ -13,7 +13,7 @@ def test_load_index_by_name_builds_the_backend() -> None:
     index = toolscout.load_index("duckdb")
     assert isinstance(index, DuckDBToolIndex)
     assert index.name == "duckdb"
-    assert index.capabilities.arrow_ingest and index.capabilities.persistent
+    assert index.capabilities.persistent and not index.capabilities.arrow_ingest
     index.close()
 
 
@@ -22,12 +22,12 @@ def test_backend_selected_in_config(tmp_path: object) -> None:
 
     folder = Path(str(tmp_path))
     (folder / "toolscout.toml").write_text(
-        'backend = "duckdb"\n[backends.duckdb]\nstemmer = "none"\nname_weight = 2.0\n'
+        'backend = "duckdb"\n[backends.duckdb]\nstemming = false\nname_weight = 2.0\n'
     )
     settings = toolscout.load_settings(folder)
     index = toolscout.load_index(settings=settings)
     assert isinstance(index, DuckDBToolIndex)
-    assert (index.options.stemmer, index.options.name_weight) == ("none", 2.0)
+    assert (index.options.stemming, index.options.name_weight) == (False, 2.0)
     index.close()
 
 

@@ -1,4 +1,4 @@
-"""Shared storage, Arrow ingest, options and the BM25 scores of the duckdb backend."""
+"""Tool sets in DuckDB tables, options and the BM25F scores of the duckdb backend."""
 
 from __future__ import annotations
 
@@ -6,14 +6,12 @@ import math
 from collections.abc import Iterator
 from pathlib import Path
 
-import pyarrow as pa
 import pytest
 import toolscout
 from toolscout import ConfigError, ToolReference, ToolSearchRequest
 from toolscout.catalog import to_arrow
 from toolscout.testing.sample_catalog import sample_tools
 from toolscout_duckdb import DuckDBToolIndex
-from toolscout_duckdb.index import IndexMismatchError
 
 
 @pytest.fixture
@@ -24,7 +22,7 @@ def index() -> Iterator[DuckDBToolIndex]:
 
 
 def count(index: DuckDBToolIndex, table: str) -> int:
-    row = index._con.execute(f"SELECT count(*) FROM toolscout.{table}").fetchone()
+    row = index._cursor().execute(f"SELECT count(*) FROM toolscout.{table}").fetchone()
     assert row is not None
     return int(row[0])
 
@@ -33,49 +31,63 @@ def names(index: DuckDBToolIndex, session: str, query: str, k: int = 10) -> list
     return index.search(ToolSearchRequest(session, query, k)).names
 
 
-def test_identical_tools_are_stored_once_across_sessions(index: DuckDBToolIndex) -> None:
+def test_an_identical_catalog_is_stored_once_across_sessions(index: DuckDBToolIndex) -> None:
     tools = sample_tools()
     index.index_tools("a", tools)
     postings = count(index, "postings")
     for session in ("b", "c", "d"):
         index.index_tools(session, tools)
+    index.index_tools("e", to_arrow(tools))  # the same definitions, as an Arrow table
+    assert count(index, "sets") == 1
     assert count(index, "tools") == len(tools)
     assert count(index, "postings") == postings
-    assert count(index, "members") == 4 * len(tools)
     assert names(index, "c", "slack_post_message")[:1] == ["slack_post_message"]
 
 
-def test_a_changed_definition_is_a_new_row_and_the_old_one_goes(index: DuckDBToolIndex) -> None:
-    index.index_tool("a", ToolReference("lookup", "Find whales in the ocean."))
-    index.index_tool("b", ToolReference("lookup", "Find whales in the ocean."))
-    index.index_tool("a", ToolReference("lookup", "Convert currencies."))
-    assert count(index, "tools") == 2  # b still holds the whale definition
-    assert names(index, "a", "whales") == []
-    assert names(index, "b", "whales") == ["lookup"]
-    index.clear_index("b")
-    assert count(index, "tools") == 1  # nobody holds the whale definition any more
-    assert names(index, "a", "currencies") == ["lookup"]
+def test_a_change_by_one_sharer_copies_the_set(index: DuckDBToolIndex) -> None:
+    tools = sample_tools()
+    index.index_tools("a", tools)
+    index.index_tools("b", tools)
+    index.index_tool("a", ToolReference("whale_watch", "Spot migratory whales."))
+    assert count(index, "sets") == 2
+    assert names(index, "a", "migratory whales") == ["whale_watch"]
+    assert names(index, "b", "migratory whales") == []
+    index.clear_index("b")  # the original set goes with its last holder
+    assert count(index, "sets") == 1
+    assert count(index, "tools") == len(tools) + 1
+
+
+def test_a_set_held_alone_is_changed_in_place(index: DuckDBToolIndex) -> None:
+    index.index_tools("s", [ToolReference("lookup", "Find whales in the ocean.")])
+    index.index_tool("s", ToolReference("lookup", "Convert currencies."))
+    index.index_tool("s", ToolReference("other", "Convert units."))
+    index.remove_tools("s", ["other"])
+    assert count(index, "sets") == 1
+    assert count(index, "tools") == 1
+    assert names(index, "s", "whales") == []
+    assert names(index, "s", "currencies") == ["lookup"]
+    row = index._cursor().execute("SELECT DISTINCT doc FROM toolscout.postings").fetchall()
+    assert row == [(1,)], "the replaced definition's postings are gone"
 
 
 def test_clearing_every_session_leaves_no_rows(index: DuckDBToolIndex) -> None:
     index.index_tools("a", sample_tools())
     index.index_tools("b", sample_tools()[:5])
+    index.index_tool("b", ToolReference("extra", "An extra tool."))
     index.clear_index("a")
     index.clear_index("b")
-    for table in ("tools", "postings", "members", "sessions"):
+    for table in ("sets", "tools", "postings", "sessions"):
         assert count(index, table) == 0, table
 
 
-def test_statistics_are_per_session(index: DuckDBToolIndex) -> None:
+def test_statistics_are_per_set(index: DuckDBToolIndex) -> None:
     """Another session's tools never change this session's scores."""
     tools = sample_tools()
     index.index_tools("alone", tools)
     before = index.search(ToolSearchRequest("alone", "send a message to a channel", 5))
     index.index_tools("other", [ToolReference(f"noise_{i}", "message channel") for i in range(50)])
     after = index.search(ToolSearchRequest("alone", "send a message to a channel", 5))
-    assert [(h.name, round(h.score, 9)) for h in before] == [
-        (h.name, round(h.score, 9)) for h in after
-    ]
+    assert [(h.name, h.score) for h in before] == [(h.name, h.score) for h in after]
 
 
 def bm25(
@@ -101,26 +113,20 @@ def bm25(
 
 @pytest.mark.parametrize("scoring", ["cache", "sql"])
 def test_scores_are_textbook_bm25(scoring: str) -> None:
-    index = DuckDBToolIndex(
-        stemmer="none",
-        stopwords="none",
-        name_weight=0.0,
-        parameters_weight=0.0,
-        description_weight=1.0,
-        scoring=scoring,
-    )
+    index = DuckDBToolIndex(stemming=False, stop_words=False, scoring=scoring)
     docs = {
         "t1": "red apple red fruit",
         "t2": "green apple",
         "t3": "banana fruit yellow long word list here",
         "t4": "cherry",
     }
-    index.index_tools("s", [ToolReference(n, d) for n, d in docs.items()])
+    tools = [ToolReference(n, d) for n, d in docs.items()]
+    # Names of one letter and a digit have no terms: only the descriptions count.
+    assert all(not index.analyzer.tool_terms(tool).name for tool in tools)
+    index.index_tools("s", tools)
     expected = bm25(["red", "fruit", "apple"], {n: d.split() for n, d in docs.items()})
     response = index.search(ToolSearchRequest("s", "red fruit apple", 10))
-    assert {h.name: round(h.score, 6) for h in response} == {
-        n: round(s, 6) for n, s in expected.items()
-    }
+    assert {h.name: h.score for h in response} == pytest.approx(expected, rel=1e-12)
     assert response.total_matches == 3
     index.close()
 
@@ -131,16 +137,28 @@ def test_cache_and_sql_rank_alike_on_the_sample_catalog() -> None:
     for index in (cached, plain):
         index.index_tools("s", tools)
         index.index_tools("other", tools[:7])
+        index.index_tool("other", ToolReference(tools[0].name, "Send whales a message."))
     queries = [t.description for t in tools] + [t.name for t in tools] + ["zzz unknown"]
     for query in queries:
         for session in ("s", "other"):
-            a = cached.search(ToolSearchRequest(session, query, 7))
-            b = plain.search(ToolSearchRequest(session, query, 7))
-            assert a.names == b.names, query
-            assert [h.score for h in a] == pytest.approx([h.score for h in b], rel=1e-9)
-            assert a.total_matches == b.total_matches
+            for wanted in (None, {"server": "slack"}):
+                request = ToolSearchRequest(session, query, 7, wanted)
+                a, b = cached.search(request), plain.search(request)
+                assert a.names == b.names, query
+                assert [h.score for h in a] == pytest.approx([h.score for h in b], rel=1e-9)
+                assert a.total_matches == b.total_matches
     cached.close()
     plain.close()
+
+
+def test_a_set_is_searched_again_after_the_cache_dropped_it(index: DuckDBToolIndex) -> None:
+    index.index_tools("s", sample_tools())
+    before = index.search(ToolSearchRequest("s", "send a message to a channel", 5))
+    index._cache.invalidate(index._keys[index._sets.session("s").id])  # type: ignore[union-attr]
+    assert len(index._cache) == 0
+    after = index.search(ToolSearchRequest("s", "send a message to a channel", 5))
+    assert [(h.name, h.score) for h in before] == [(h.name, h.score) for h in after]
+    assert len(index._cache) == 1
 
 
 def test_field_weights_change_the_ranking() -> None:
@@ -174,13 +192,14 @@ def test_parameters_are_searchable(index: DuckDBToolIndex) -> None:
 
 def test_stemming_and_stop_words_options() -> None:
     stemmed = DuckDBToolIndex()
-    exact = DuckDBToolIndex(stemmer="none", stopwords=["running"])
+    exact = DuckDBToolIndex(stemming=False, stop_words=False)
     for index in (stemmed, exact):
         index.index_tools("s", [ToolReference("jog", "Running shoes for the runner.")])
     assert names(stemmed, "s", "runs") == ["jog"]
     assert names(exact, "s", "runs") == []
-    assert names(exact, "s", "running") == []  # a stop word now
-    assert names(exact, "s", "shoes") == ["jog"]
+    assert names(exact, "s", "running") == ["jog"]
+    assert names(stemmed, "s", "the for") == []  # stop words only
+    assert names(exact, "s", "the for") == ["jog"]
 
 
 @pytest.mark.parametrize("scoring", ["cache", "sql"])
@@ -193,85 +212,42 @@ def test_min_score_drops_weak_hits(scoring: str) -> None:
     assert names(index, "s", "whales") == ["whale_watch"]
 
 
-def test_arrow_table_is_ingested_without_building_references(
-    index: DuckDBToolIndex, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    table = to_arrow(sample_tools())
-
-    def refuse(*_args: object) -> None:
-        raise AssertionError("a pyarrow.Table must not be turned into ToolReference objects")
-
-    monkeypatch.setattr(ToolReference, "__post_init__", refuse)
-    index.index_tools("s", table)
-    monkeypatch.undo()
-    assert names(index, "s", "slack_post_message")[:1] == ["slack_post_message"]
-    assert count(index, "tools") == len(sample_tools())
-
-
-def test_arrow_struct_schemas_mcp_column_and_duplicate_names(index: DuckDBToolIndex) -> None:
-    table = pa.table(
-        {
-            "name": [" get_weather ", "send_mail", "get_weather"],
-            "inputSchema": [
-                {"type": "object", "properties": {"city": {"type": "string"}}},
-                {"type": "object", "properties": {"recipient": {"type": "string"}}},
-                {"type": "object", "properties": {"zipcode": {"type": "string"}}},
-            ],
-        }
-    )
-    index.index_tools("s", table)
-    assert count(index, "tools") == 2  # names trimmed; the last get_weather wins
-    assert names(index, "s", "zipcode") == ["get_weather"]
-    assert names(index, "s", "city") == []
-    assert names(index, "s", "recipient") == ["send_mail"]
-
-
-def test_list_and_arrow_ingest_share_definitions(index: DuckDBToolIndex) -> None:
-    tools = sample_tools()
-    index.index_tools("a", tools)
-    index.index_tools("b", to_arrow(tools))
-    assert count(index, "tools") == len(tools)
-
-
-@pytest.mark.parametrize(
-    ("table", "message"),
-    [
-        (pa.table({"title": ["x"]}), "needs a 'name' column"),
-        (pa.table({"name": ["ok", "  "]}), "row 1: a tool needs a non-empty name"),
-        (pa.table({"name": ["ok", None]}), "row 1: a tool needs a non-empty name"),
-        (pa.table({"name": [1, 2]}), "column 'name' must hold strings"),
-        (pa.table({"name": ["a"], "input_schema": ["[1, 2]"]}), "row 0: input_schema must be"),
-        (pa.table({"name": ["a"], "input_schema": ["{not json"]}), "row 0: input_schema must be"),
-    ],
-)
-def test_bad_arrow_rows_are_named(index: DuckDBToolIndex, table: pa.Table, message: str) -> None:
-    with pytest.raises((ValueError, TypeError), match=message):
-        index.index_tools("s", table)
-    assert count(index, "tools") == 0
-    assert count(index, "sessions") == 0
-
-
 def test_options_are_validated_through_load_index() -> None:
-    with pytest.raises(ConfigError, match="unknown stemmer 'klingon'"):
-        toolscout.load_index("duckdb", stemmer="klingon")
-    with pytest.raises(ConfigError, match="name_weightt"):
-        toolscout.load_index("duckdb", name_weightt=2)
-    with pytest.raises(ConfigError, match="at least one of name_weight"):
-        toolscout.load_index("duckdb", name_weight=0, parameters_weight=0, description_weight=0)
-    index = toolscout.load_index("duckdb", stemmer="English", min_score="0.5")
+    for bad, key in (
+        ({"stemmer": "porter"}, "stemmer"),
+        ({"stopwords": "english"}, "stopwords"),
+        ({"name_weightt": 2}, "name_weightt"),
+        ({"scoring": "fast"}, "scoring"),
+        ({"k1": -1}, "k1"),
+        ({"b": 2}, "b"),
+        ({"name_weight": 0}, "name_weight"),
+    ):
+        with pytest.raises(ConfigError, match=key) as caught:
+            toolscout.load_index("duckdb", **bad)
+        assert "duckdb" in str(caught.value)
+    index = toolscout.load_index("duckdb", stemming="false", min_score="0.5", k1="1.5")
     assert isinstance(index, DuckDBToolIndex)
-    assert index.options.stemmer == "english"
-    assert index.options.min_score == 0.5
+    assert (index.options.stemming, index.options.min_score, index.options.k1) == (False, 0.5, 1.5)
     index.close()
 
 
 def test_reopening_with_other_analysis_options_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "tools.duckdb"
     DuckDBToolIndex(path=path).close()
-    with pytest.raises(IndexMismatchError, match="stemmer='porter'"):
-        DuckDBToolIndex(path=path, stemmer="german")
-    # Weights only apply at search time: a different weight opens fine.
-    DuckDBToolIndex(path=path, name_weight=1.0).close()
+    with pytest.raises(ConfigError, match="stemming=True, stop_words=True") as caught:
+        DuckDBToolIndex(path=path, stemming=False)
+    assert str(path) in str(caught.value) and "new path" in str(caught.value)
+    # Weights, k1, b and scoring only apply at search time: they open fine.
+    DuckDBToolIndex(path=path, name_weight=1.0, k1=2.0, scoring="sql").close()
+
+
+def test_a_file_of_another_schema_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "tools.duckdb"
+    index = DuckDBToolIndex(path=path)
+    index._writer.execute("UPDATE toolscout.meta SET value = '1' WHERE key = 'schema_version'")
+    index.close()
+    with pytest.raises(ConfigError, match="schema 1; this version reads schema 2"):
+        DuckDBToolIndex(path=path)
 
 
 def test_a_closed_index_says_so(index: DuckDBToolIndex) -> None:
@@ -280,4 +256,6 @@ def test_a_closed_index_says_so(index: DuckDBToolIndex) -> None:
     with pytest.raises(RuntimeError, match="closed"):
         index.search(ToolSearchRequest("s", "slack", 5))
     with pytest.raises(RuntimeError, match="closed"):
-        index.index_tools("s", sample_tools()[:2])
+        index.index_tools("s", sample_tools()[:3])
+    with pytest.raises(RuntimeError, match="closed"):
+        index.index_tools("t", sample_tools()[:2])  # a set the index already holds

@@ -230,7 +230,7 @@ class DuckDBToolIndex(ToolIndexBase):
         gone = [*removed, *(tool.name for tool in changed if tool.name in old.tools)]
         with self._transaction() as w:
             if gone:
-                params = {"k": key, "names": [_blob(name) for name in gone]}
+                params = {"k": key, "names": gone}
                 w.execute(sql.DELETE_NAMED_POSTINGS, params)
                 w.execute(sql.DELETE_NAMED_TOOLS, params)
             if changed:
@@ -281,7 +281,7 @@ class DuckDBToolIndex(ToolIndexBase):
         for key in set_ids:
             self._cache.register(key)
         sessions = {
-            _text(session): set_ids.get(int(key), f"missing-{key}")
+            session: set_ids.get(int(key), f"missing-{key}")
             for session, key in w.execute(sql.SESSIONS).fetchall()
         }
         sets: dict[str, list[ToolReference]] = {set_id: [] for set_id in set_ids.values()}
@@ -293,11 +293,10 @@ class DuckDBToolIndex(ToolIndexBase):
         self._check_open()
         if self._file is None:
             return  # in memory, core's own bookkeeping is the only record needed
-        session = _blob(session_id)
         if set_id is None:
-            self._writer.execute(sql.FORGET_SESSION, {"s": session})
+            self._writer.execute(sql.FORGET_SESSION, {"s": session_id})
         else:
-            self._writer.execute(sql.STORE_SESSION, {"s": session, "k": self._keys[set_id]})
+            self._writer.execute(sql.STORE_SESSION, {"s": session_id, "k": self._keys[set_id]})
 
     # --- the engine: search -------------------------------------------------------------
 
@@ -340,7 +339,7 @@ class DuckDBToolIndex(ToolIndexBase):
             if tools.num_rows == 0:
                 return None
             docs = tools.column("doc").to_numpy()
-            names = [_text(name) for name in tools.column("name").to_pylist()]
+            names = tools.column("name").to_pylist()
             lengths = np.column_stack(
                 [tools.column(c).to_numpy() for c in ("len_name", "len_params", "len_desc")]
             )
@@ -373,11 +372,11 @@ class DuckDBToolIndex(ToolIndexBase):
             "b": self._bm25.b,
             "terms": list(terms),
             "everything": allowed is None,
-            "allowed": [_blob(name) for name in allowed] if allowed else [],
+            "allowed": sorted(allowed) if allowed else [],
             "limit": query.limit,
         }
         rows = self._cursor().execute(sql.SEARCH, params).fetchall()
-        ranked = [(_text(name), float(score)) for name, score, _ in rows]
+        ranked = [(name, float(score)) for name, score, _ in rows]
         return ranked, int(rows[0][2]) if rows else 0
 
 
@@ -404,17 +403,21 @@ def _connect(path: str | None) -> duckdb.DuckDBPyConnection:
             f"duckdb index path {path!r}: directory {os.fspath(parent)!r} does not exist; "
             "create it first (toolscout never creates directories) or choose another path"
         )
+    not_duckdb = ConfigError(
+        f"duckdb index path {path!r} is not a DuckDB database file"
+        + (" (it is empty)" if target.is_file() and target.stat().st_size == 0 else "")
+        + "; point path at a file that does not exist yet (it is created), or at an index "
+        "file toolscout-duckdb created"
+    )
+    if target.is_file() and not _is_duckdb_file(target):
+        # Checked first: DuckDB opens some other files (CSV, Parquet) as read-only views.
+        raise not_duckdb
     try:
         return duckdb.connect(path, config=config)
     except duckdb.Error as error:
         message = str(error)
         if "not a valid DuckDB database" in message:
-            raise ConfigError(
-                f"duckdb index path {path!r} is not a DuckDB database file"
-                + (" (it is empty)" if target.is_file() and target.stat().st_size == 0 else "")
-                + "; point path at a file that does not exist yet (it is created), or at an "
-                "index file toolscout-duckdb created"
-            ) from None
+            raise not_duckdb from None
         if "lock" in message.lower():
             holder = re.search(r"PID (\d+)", message)
             by = f" (process {holder.group(1)})" if holder else ""
@@ -429,20 +432,21 @@ def _connect(path: str | None) -> duckdb.DuckDBPyConnection:
         ) from None
 
 
-def _blob(text: str) -> bytes:
-    """Text as stored in BLOB columns: UTF-8, lone surrogates kept (so names round-trip)."""
-    return text.encode("utf-8", "surrogatepass")
-
-
-def _text(blob: bytes) -> str:
-    return bytes(blob).decode("utf-8", "surrogatepass")
+def _is_duckdb_file(path: Path) -> bool:
+    """Whether the file starts like a DuckDB database (its magic bytes at offset 8)."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(12)
+    except OSError:
+        return True  # let DuckDB report what is wrong
+    return head[8:12] == b"DUCK"
 
 
 def _tool_json(tool: ToolReference) -> str:
     """The definition as `ToolReference.to_dict` gives it, as JSON.
 
     Frozen mappings are dicts and their tuples dump as lists, so nothing is thawed first;
-    ASCII escapes keep lone surrogates representable, `default=str` keeps odd values.
+    ASCII escapes keep any text representable, `default=str` keeps odd values.
     """
     data: dict[str, Any] = {"name": tool.name, "description": tool.description}
     if tool.input_schema is not None:
@@ -459,7 +463,7 @@ def _tools_table(tools: Sequence[ToolReference], postings: Postings) -> pa.Table
     return pa.table(
         {
             "doc": pa.array(postings.docs, pa.int32()),
-            "name": pa.array([_blob(tool.name) for tool in tools], pa.binary()),
+            "name": pa.array([tool.name for tool in tools], pa.string()),
             "tool": pa.array([_tool_json(tool) for tool in tools], pa.string()),
             "len_name": pa.array(lengths[:, 0], pa.uint32()),
             "len_params": pa.array(lengths[:, 1], pa.uint32()),

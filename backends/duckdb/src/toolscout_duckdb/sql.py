@@ -4,8 +4,8 @@ Storage lives in schema `toolscout`, every row of a tool set tagged by the set's
 
 - `meta`: the schema version and the analyzer signature the index was built with.
 - `sets`: each tool set's key, its id (a random UUID) and its next free document number.
-- `tools`: per set, one row per tool: its document number, name (UTF-8 bytes, exactly as
-  given), definition as JSON (to restore the set) and its field lengths in terms.
+- `tools`: per set, one row per tool: its document number, name, definition as JSON (to
+  restore the set) and its field lengths in terms.
 - `postings`: per set, per (term, tool), the term's count in the name, the parameters and
   the description.
 - `sessions`: which set each session holds (files only: an in-memory index keeps sessions
@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS toolscout.sets (
 CREATE TABLE IF NOT EXISTS toolscout.tools (
     set_key INTEGER NOT NULL,
     doc INTEGER NOT NULL,
-    name BLOB NOT NULL,
+    name VARCHAR NOT NULL,
     tool VARCHAR NOT NULL,
     len_name UINTEGER NOT NULL,
     len_params UINTEGER NOT NULL,
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS toolscout.postings (
     tf_desc UINTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS toolscout.sessions (
-    session_id BLOB PRIMARY KEY,
+    session_id VARCHAR PRIMARY KEY,
     set_key INTEGER NOT NULL
 );
 """
@@ -65,13 +65,13 @@ INSERT_POSTINGS = "INSERT INTO toolscout.postings SELECT $k, * FROM ts_postings"
 
 #: The documents of the set's tools named in `$names`.
 _NAMED_DOCS = (
-    "SELECT doc FROM toolscout.tools WHERE set_key = $k AND list_contains($names::BLOB[], name)"
+    "SELECT doc FROM toolscout.tools WHERE set_key = $k AND list_contains($names::VARCHAR[], name)"
 )
 DELETE_NAMED_POSTINGS = (
     f"DELETE FROM toolscout.postings WHERE set_key = $k AND doc IN ({_NAMED_DOCS})"
 )
 DELETE_NAMED_TOOLS = (
-    "DELETE FROM toolscout.tools WHERE set_key = $k AND list_contains($names::BLOB[], name)"
+    "DELETE FROM toolscout.tools WHERE set_key = $k AND list_contains($names::VARCHAR[], name)"
 )
 NEXT_DOC = "SELECT next_doc FROM toolscout.sets WHERE set_key = $k"
 ADVANCE = "UPDATE toolscout.sets SET next_doc = $next WHERE set_key = $k"
@@ -124,7 +124,7 @@ sc AS (
 )
 SELECT t.name, sc.score, count(*) OVER () AS total
 FROM sc JOIN t USING (doc)
-WHERE $everything OR list_contains($allowed::BLOB[], t.name)
+WHERE $everything OR list_contains($allowed::VARCHAR[], t.name)
 ORDER BY sc.score DESC, t.name
 LIMIT $limit
 """
