@@ -1,0 +1,35 @@
+"""toolscout-postgres: one tool index in PostgreSQL that many workers share.
+
+Keyword search is BM25F over core's analysed terms, stored as postings; `vector` and
+`hybrid` modes add pgvector embeddings. Sessions, tool sets and definitions are tables,
+so any number of processes can index and search the same sessions. See
+`toolscout_postgres.index` for the design and `toolscout_postgres.server` for a
+throw-away server.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolscout_postgres.index import DatabaseUnavailable, PostgresToolIndex
+    from toolscout_postgres.options import PostgresOptions
+
+__all__ = ["DatabaseUnavailable", "PostgresOptions", "PostgresToolIndex"]
+
+_LAZY = {
+    "PostgresToolIndex": "toolscout_postgres.index",
+    "DatabaseUnavailable": "toolscout_postgres.index",
+    "PostgresOptions": "toolscout_postgres.options",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolscout_postgres' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

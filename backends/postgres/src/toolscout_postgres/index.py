@@ -1,0 +1,1179 @@
+"""`PostgresToolIndex`: one tool index in PostgreSQL that many workers share.
+
+Core's `ToolIndexBase` keeps sessions and tool sets in memory, per process. Here the
+database is the only record: every worker may index and search every session, so a
+session is resolved to its set by the statement that searches it (`sql.KEYWORD`,
+`sql.hybrid_search`, ...), and every change is one transaction that reads the session's
+current set, works out the new one and points the session at it:
+
+- Definitions are stored once, by core's collision-free `definition_key`, with their
+  postings (and embedding); sets are lists of definitions, unique by fingerprint, so two
+  workers indexing one catalog share one set, and 10,000 sessions holding it cost one.
+- A change to a set another session holds makes a new set (copy-on-write); a set one
+  session holds alone is changed in place and its revision bumped.
+- The bookkeeping (sets, members, sessions) of every writer is serialised by one
+  transaction-scoped advisory lock per schema; the heavy part (definitions, postings,
+  vectors) is written before it, concurrently. A writer that dies mid-way rolls back
+  whole: there is never a partial set.
+
+Each process caches sets it has read (`SetCache`, by set id and revision) to turn hits
+(definition keys) into tools and to evaluate metadata filters and the names a query
+mentions; a search that comes back with another revision reads the set again first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import logging
+import random
+import threading
+import time
+import uuid
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from toolscout.analysis import name_candidates
+from toolscout.errors import ConfigError, ToolscoutError
+from toolscout.filters import matches
+from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
+from toolscout.toolsets import ToolSet, definition_key
+from toolscout.types import (
+    SearchMetadata,
+    ToolHit,
+    ToolReference,
+    ToolSearchRequest,
+    ToolSearchResponse,
+)
+
+from toolscout_postgres import sql
+from toolscout_postgres.options import PostgresOptions
+from toolscout_postgres.vectors import Vector, embedding_text, vector_dumper
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+    from toolscout.embedders import Embedder, EmbeddingCache
+
+__all__ = ["DatabaseUnavailable", "PostgresToolIndex"]
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Writes retried when they lose a race with another worker (each retry starts over).
+_WRITE_ATTEMPTS = 8
+# Sessions whose last known set this process remembers (a search guesses with it).
+_SESSION_HINTS = 100_000
+
+
+class DatabaseUnavailable(ToolscoutError, ConnectionError):
+    """The database could not be reached, or the connection was lost mid-operation.
+
+    A write is one transaction, so it happened whole or not at all; writes are
+    idempotent, so repeating one is safe. The pool reconnects by itself once the server
+    is back.
+    """
+
+
+@dataclass(frozen=True, eq=False)
+class CachedSet:
+    """A set as this process last read it: at `revision`, its tools by name and key."""
+
+    id: uuid.UUID
+    revision: int
+    fingerprint: uuid.UUID
+    toolset: ToolSet
+    keys: dict[str, uuid.UUID]  # name -> definition key
+    names: dict[uuid.UUID, str]  # definition key -> name
+
+    @classmethod
+    def of(
+        cls,
+        set_id: uuid.UUID,
+        revision: int,
+        fingerprint: uuid.UUID,
+        tools: dict[uuid.UUID, ToolReference],
+    ) -> CachedSet:
+        by_name = {tool.name: tool for tool in tools.values()}
+        toolset = ToolSet(set_id.hex, MappingProxyType(by_name), fingerprint.hex)
+        keys = {tool.name: key for key, tool in tools.items()}
+        return cls(set_id, revision, fingerprint, toolset, keys, {k: n for n, k in keys.items()})
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+
+class SetCache:
+    """Sets by id, the least recently used dropped beyond `limit` tools in all."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._sets: OrderedDict[uuid.UUID, CachedSet] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, set_id: uuid.UUID) -> CachedSet | None:
+        with self._lock:
+            cached = self._sets.get(set_id)
+            if cached is not None:
+                self._sets.move_to_end(set_id)
+            return cached
+
+    def put(self, cached: CachedSet) -> None:
+        with self._lock:
+            old = self._sets.pop(cached.id, None)
+            if old is not None:
+                self._size -= len(old)
+                if old.revision > cached.revision:  # a newer read won the race
+                    cached = old
+            self._sets[cached.id] = cached
+            self._size += len(cached)
+            while self._size > self._limit and len(self._sets) > 1:
+                _, dropped = self._sets.popitem(last=False)
+                self._size -= len(dropped)
+
+    def forget(self, set_id: uuid.UUID) -> None:
+        with self._lock:
+            old = self._sets.pop(set_id, None)
+            if old is not None:
+                self._size -= len(old)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._sets)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A tool to write: its definition key and analysed terms (and, later, its vector)."""
+
+    tool: ToolReference
+    key: uuid.UUID
+
+
+@dataclass
+class _Outcome:
+    """What a committed change left: the session's set (None: it holds nothing), and the
+    definitions of sets it dropped (to collect)."""
+
+    held: CachedSet | None
+    dropped: list[uuid.UUID] = dataclasses.field(default_factory=list)
+    unchanged: bool = False
+
+
+class PostgresToolIndex(ToolIndexBase):
+    """Tool search in PostgreSQL: BM25F full text, pgvector, or both (see the module
+    docstring). Thread-safe; any number of processes may share one schema."""
+
+    name: ClassVar[str] = "postgres"
+    capabilities: ClassVar[Capabilities] = Capabilities(persistent=True, vectors=True)
+    Options: ClassVar[type[PostgresOptions]] = PostgresOptions
+    options: PostgresOptions
+
+    def __init__(
+        self,
+        embedder: str | Embedder | None = None,
+        *,
+        cache: EmbeddingCache | None = None,
+        **options: Any,
+    ) -> None:
+        """Connect to `dsn`, create or check the tables in `schema`, open the pool.
+
+        `embedder` is an embedder name or a ready `Embedder` object (`vector` and `hybrid`
+        modes); `cache` replaces the process-wide vector cache (tests). Other keywords are
+        `PostgresOptions` fields.
+        """
+        ready = None if embedder is None or isinstance(embedder, str) else embedder
+        if isinstance(embedder, str):
+            options["embedder"] = embedder
+        super().__init__(**options)
+        opts = self.options
+        self._closed = True
+        self._pool: ConnectionPool[Any] | None = None
+        # In this process's memory: tools of sets read lately, and where sessions were.
+        self._sets_cache = SetCache(opts.set_cache_tools)
+        self._definitions: weakref.WeakValueDictionary[uuid.UUID, ToolReference] = (
+            weakref.WeakValueDictionary()
+        )
+        self._hints: OrderedDict[str, uuid.UUID] = OrderedDict()
+        self._hints_lock = threading.Lock()
+        self._keys: weakref.WeakKeyDictionary[ToolReference, uuid.UUID] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._keys_lock = threading.Lock()
+        if opts.dsn is None:
+            raise ConfigError(
+                "backend 'postgres' needs a database: set the `dsn` option "
+                '(e.g. dsn = "postgresql://user@host:5432/db", or the environment '
+                "variable TOOLSCOUT_BACKENDS__POSTGRES__DSN); `toolscout postgres serve` "
+                "starts a local server and prints one"
+            )
+        self.dsn = opts.dsn
+        self.where = _describe(opts.dsn)
+        self.schema = opts.schema
+        self._s = f'"{opts.schema}"'
+        self._lock_key = _lock_key(opts.schema)
+        self.mode = opts.mode
+        # The instance's capabilities: vectors only in the modes that use them.
+        self.capabilities = dataclasses.replace(
+            type(self).capabilities, vectors=opts.mode != "keyword"
+        )
+        wants_vectors = opts.mode != "keyword" or opts.embedder is not None or ready is not None
+        self.embedder: Embedder | None = None
+        if wants_vectors:
+            if ready is None:
+                from toolscout.embedders import load_embedder
+
+                ready = load_embedder(opts.embedder, **opts.embedder_options)
+            self.embedder = ready
+        if cache is None and self.embedder is not None:
+            from toolscout.embedders import shared_cache
+
+            cache = shared_cache(opts.cache_dir)
+        self.cache = cache
+        self._vector_oid: int | None = None
+        self._operator = "<=>"
+        self._statements: dict[str, str] = {}
+        self._open()
+        self._closed = False
+        self._finalizer = weakref.finalize(self, _close_pool, self._pool)
+
+    # --- opening -----------------------------------------------------------------------
+
+    def _open(self) -> None:
+        import psycopg
+
+        try:
+            conn = psycopg.connect(
+                self.dsn,
+                autocommit=True,
+                connect_timeout=max(1, round(self.options.connect_timeout)),
+                application_name="toolscout",
+            )
+        except psycopg.Error as error:
+            raise ConfigError(
+                f"backend 'postgres' could not connect to {self.where}: {_first_line(error)}; "
+                "check the `dsn` option (TOOLSCOUT_BACKENDS__POSTGRES__DSN): host, port, "
+                "database, user and password, and that the server is running"
+            ) from None
+        try:
+            with conn:
+                self._prepare_schema(conn)
+        except psycopg.Error as error:
+            raise ConfigError(
+                f"backend 'postgres' could not set up schema {self.schema!r} at {self.where}: "
+                f"{_first_line(error)}; the user needs CREATE on the database (or an "
+                "existing schema it owns)"
+            ) from None
+        self._compile()
+        self._pool = self._new_pool()
+        if self.embedder is not None:
+            self._backfill_vectors()
+
+    def _prepare_schema(self, conn: psycopg.Connection[Any]) -> None:
+        """Create or migrate the tables (one worker at a time), and check they fit."""
+        s = self._s
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
+            present = conn.execute("SELECT to_regclass(%s)", [f"{s}.meta"]).fetchone()
+            if present is None or present[0] is None:
+                tables = [
+                    row[0]
+                    for row in conn.execute(
+                        "SELECT table_name FROM information_schema.tables "
+                        "WHERE table_schema = %s ORDER BY 1",
+                        [self.schema],
+                    )
+                ]
+                if tables:
+                    raise ConfigError(
+                        f"schema {self.schema!r} at {self.where} holds tables that are not a "
+                        f"toolscout index ({', '.join(tables[:4])}"
+                        f"{', ...' if len(tables) > 4 else ''}); give another `schema`"
+                    )
+                conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+                self._migrate(conn, 0)
+                self._set_meta(
+                    conn,
+                    {
+                        "analysis": self.analyzer.signature,
+                        "analysis_options": json.dumps(
+                            {
+                                "stemming": self.options.stemming,
+                                "stop_words": self.options.stop_words,
+                            },
+                            sort_keys=True,
+                        ),
+                        "created_by": f"toolscout-postgres {_version()}",
+                    },
+                )
+            meta = dict(conn.execute(sql.META.format(s=s)).fetchall())
+            version = int(meta.get("schema_version", "0"))
+            if version > sql.SCHEMA_VERSION:
+                raise ConfigError(
+                    f"schema {self.schema!r} at {self.where} was written by a newer "
+                    f"toolscout-postgres (tables version {version}; this one reads up to "
+                    f"{sql.SCHEMA_VERSION}); upgrade toolscout-postgres, or give another `schema`"
+                )
+            if version < sql.SCHEMA_VERSION:
+                self._migrate(conn, version)
+            built = meta.get("analysis")
+            if built != self.analyzer.signature:
+                raise ConfigError(
+                    f"schema {self.schema!r} at {self.where} was built with text analysis "
+                    f"{built!r} ({meta.get('analysis_options', 'other options')}), not "
+                    f"{self.analyzer.signature!r}; open it with the `stemming` and "
+                    "`stop_words` it was built with, or give another `schema`"
+                )
+            model = meta.get("embedding_model")
+            if model is not None or self.embedder is not None:
+                self._prepare_vectors(conn, model, meta.get("embedding_dimension"))
+
+    def _migrate(self, conn: psycopg.Connection[Any], version: int) -> None:
+        for step in range(version + 1, sql.SCHEMA_VERSION + 1):
+            for statement in sql.MIGRATIONS[step]:
+                conn.execute(statement.format(s=self._s))  # type: ignore[arg-type]
+            self._set_meta(conn, {"schema_version": str(step)})
+
+    def _set_meta(self, conn: psycopg.Connection[Any], values: dict[str, str]) -> None:
+        for key, value in values.items():
+            conn.execute(sql.SET_META.format(s=self._s), [key, value])  # type: ignore[arg-type]
+
+    def _prepare_vectors(
+        self, conn: psycopg.Connection[Any], model: str | None, dimension: str | None
+    ) -> None:
+        """Check (or add) the schema's vectors: one model, kept up by every writer."""
+        if self.embedder is None:
+            raise ConfigError(
+                f"schema {self.schema!r} at {self.where} holds vectors of {model!r}, which "
+                "every index writing to it keeps up: give this one an `embedder` (the one "
+                'that made them, e.g. embedder = "sentence-transformers"), or use another '
+                "`schema`"
+            )
+        mine, size = self.embedder.model_id, int(self.embedder.dimension)
+        if model is not None and (model != mine or dimension != str(size)):
+            raise ConfigError(
+                f"schema {self.schema!r} at {self.where} holds vectors of {model!r} "
+                f"({dimension} dimensions), but this index embeds with {mine!r} ({size}); "
+                "give the embedder that made them, or use another `schema`"
+            )
+        namespace = self._vector_extension(conn)
+        self._operator = f"OPERATOR({namespace}.<=>)"
+        if model is None:
+            for statement in sql.ADD_VECTORS:
+                conn.execute(
+                    statement.format(  # type: ignore[arg-type]
+                        s=self._s,
+                        vector=f"{namespace}.vector",
+                        dimension=size,
+                        ops=f"{namespace}.vector_cosine_ops",
+                    )
+                )
+            self._set_meta(conn, {"embedding_model": mine, "embedding_dimension": str(size)})
+        row = conn.execute(
+            "SELECT t.oid FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace "
+            "WHERE t.typname = 'vector' AND n.nspname = %s",
+            [namespace.strip('"')],
+        ).fetchone()
+        assert row is not None
+        self._vector_oid = int(row[0])
+
+    def _vector_extension(self, conn: psycopg.Connection[Any]) -> str:
+        """The (quoted) schema of the pgvector extension, created if it is missing."""
+        import psycopg
+
+        found = conn.execute(
+            "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'vector'"
+        ).fetchone()
+        if found is None:
+            available = conn.execute(
+                "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+            ).fetchone()
+            if available is None:
+                raise ConfigError(
+                    f"PostgreSQL at {self.where} has no pgvector, which mode "
+                    f"{self.mode!r} needs: install it on the server (e.g. the "
+                    "postgresql-NN-pgvector package, or enable it on a managed service) and "
+                    'run CREATE EXTENSION vector; or use mode = "keyword"'
+                )
+            try:
+                with conn.transaction():
+                    conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            except psycopg.errors.InsufficientPrivilege:
+                raise ConfigError(
+                    f"pgvector is installed at {self.where} but not enabled, and this user "
+                    "may not enable it: have a superuser run CREATE EXTENSION vector; in "
+                    'that database, or use mode = "keyword"'
+                ) from None
+            found = conn.execute(
+                "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'vector'"
+            ).fetchone()
+            assert found is not None
+        return str(found[0]) if str(found[0]).startswith('"') else f'"{found[0]}"'
+
+    def _compile(self) -> None:
+        """The statements with the schema (and pgvector's operator) filled in."""
+        s = self._s
+        plain = {
+            name: getattr(sql, name).format(s=s)
+            for name in (
+                "EXISTING",
+                "EXISTING_WITH_VECTORS",
+                "COPY_DEFINITIONS",
+                "COPY_DEFINITIONS_VECTORS",
+                "COPY_POSTINGS",
+                "MISSING_VECTORS",
+                "CURRENT",
+                "WITH_FINGERPRINT",
+                "OTHER_HOLDERS",
+                "BIND",
+                "UNBIND",
+                "HELD",
+                "DROP_MEMBERS",
+                "DROP_SET",
+                "CREATE_SET",
+                "COPY_MEMBERS",
+                "ADD_MEMBERS",
+                "REMOVE_MEMBERS",
+                "RESTAT",
+                "COLLECT",
+                "SWEEP",
+                "SET_HEAD",
+                "SET_KEYS",
+                "DOCS",
+                "SESSIONS",
+                "SET_COUNT",
+                "DEFINITION_COUNT",
+                "KEYWORD",
+            )
+        }
+        operator = self._operator
+        plain["SET_VECTOR"] = sql.SET_VECTOR.format(s=s)
+        for indexed in (False, True):
+            suffix = "_INDEXED" if indexed else ""
+            plain["VECTOR" + suffix] = (
+                sql.vector_search(indexed).format(s=s).replace("<=>", operator)
+            )
+            plain["HYBRID" + suffix] = (
+                sql.hybrid_search(indexed).format(s=s).replace("<=>", operator)
+            )
+        self._statements = plain
+
+    def _new_pool(self) -> ConnectionPool[Any]:
+        from psycopg_pool import ConnectionPool
+
+        opts = self.options
+        dumper = vector_dumper(self._vector_oid) if self._vector_oid is not None else None
+        ef_search = opts.ef_search
+
+        def configure(conn: psycopg.Connection[Any]) -> None:
+            conn.prepare_threshold = opts.prepare_threshold
+            if dumper is not None:
+                conn.adapters.register_dumper(Vector, dumper)
+                conn.adapters.register_dumper(None, dumper)
+                # Only HNSW scans read these: keep scanning until enough of a set came up.
+                conn.execute("SET hnsw.iterative_scan = 'relaxed_order'")
+                conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
+
+        pool: ConnectionPool[Any] = ConnectionPool(
+            self.dsn,
+            min_size=opts.pool_min_size,
+            max_size=opts.pool_max_size,
+            timeout=opts.pool_timeout,
+            kwargs={
+                "autocommit": True,
+                "connect_timeout": max(1, round(opts.connect_timeout)),
+                "application_name": "toolscout",
+            },
+            configure=configure,
+            name=f"toolscout-{self.schema}",
+            open=False,
+            reconnect_timeout=max(60.0, opts.connect_timeout * 4),
+        )
+        pool.open(wait=False)
+        return pool
+
+    # --- connections ---------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
+        if self._closed or self._pool is None:
+            raise RuntimeError("this PostgresToolIndex is closed; create a new one")
+        with self._pool.connection(timeout=timeout) as conn:
+            yield conn
+
+    def _run(self, work: Callable[[psycopg.Connection[Any]], T], what: str, *, write: bool) -> T:
+        """Run `work` on a pooled connection. A lost connection is retried once on another
+        (after the pool checked its idle ones), then is a `DatabaseUnavailable`; a write
+        that lost a race with another worker is retried from the start."""
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        lost: BaseException | None = None
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                with self._connection(
+                    timeout=self.options.connect_timeout if lost is not None else None
+                ) as conn:
+                    return work(conn)
+            except (
+                psycopg.errors.SerializationFailure,
+                psycopg.errors.DeadlockDetected,
+                psycopg.errors.UniqueViolation,
+                psycopg.errors.ForeignKeyViolation,
+            ):
+                if not write or attempt >= _WRITE_ATTEMPTS:
+                    raise
+                time.sleep(random.uniform(0.0, 0.005 * attempt))
+            except PoolTimeout as error:
+                raise DatabaseUnavailable(
+                    f"postgres {what} failed: no connection to {self.where} within "
+                    f"{error.args[0] if error.args else 'the timeout'} ({_first_line(error)}); "
+                    "the server is down or every pooled connection is busy "
+                    "(raise pool_max_size); the pool reconnects once the server is back"
+                ) from None
+            except psycopg.OperationalError as error:
+                if lost is not None:
+                    raise DatabaseUnavailable(
+                        f"postgres {what} failed: the connection to {self.where} was lost "
+                        f"({_first_line(error)}); "
+                        + (
+                            "the write happened whole or not at all and is safe to repeat; "
+                            if write
+                            else ""
+                        )
+                        + "the pool reconnects once the server is back"
+                    ) from None
+                lost = error
+                if self._pool is not None:
+                    with contextlib.suppress(Exception):
+                        self._pool.check()
+
+    # --- sets in this process ------------------------------------------------------------
+
+    def _key(self, tool: ToolReference) -> uuid.UUID:
+        with self._keys_lock:
+            key = self._keys.get(tool)
+        if key is None:
+            key = uuid.UUID(hex=definition_key(tool))
+            with self._keys_lock:
+                self._keys[tool] = key
+        return key
+
+    def _hint(self, session_id: str) -> uuid.UUID | None:
+        with self._hints_lock:
+            return self._hints.get(session_id)
+
+    def _remember(self, session_id: str, set_id: uuid.UUID | None) -> None:
+        with self._hints_lock:
+            if set_id is None:
+                self._hints.pop(session_id, None)
+                return
+            self._hints[session_id] = set_id
+            self._hints.move_to_end(session_id)
+            if len(self._hints) > _SESSION_HINTS:
+                self._hints.popitem(last=False)
+
+    def _read_set(self, conn: psycopg.Connection[Any], set_id: uuid.UUID) -> CachedSet | None:
+        """The set as stored now (None: gone), using the definitions this process has."""
+        st = self._statements
+        head = conn.execute(st["SET_HEAD"], {"set": set_id}).fetchone()
+        if head is None:
+            return None
+        revision, fingerprint = int(head[0]), head[1]
+        cached = self._sets_cache.get(set_id)
+        if cached is not None and cached.revision == revision:
+            return cached
+        keys = [row[0] for row in conn.execute(st["SET_KEYS"], {"set": set_id})]
+        tools: dict[uuid.UUID, ToolReference] = {}
+        missing: list[uuid.UUID] = []
+        for key in keys:
+            tool = self._definitions.get(key)
+            if tool is None:
+                missing.append(key)
+            else:
+                tools[key] = tool
+        if missing:
+            for key, doc in conn.execute(st["DOCS"], {"keys": missing}):
+                tool = ToolReference.from_dict(json.loads(doc))
+                tool = self._definitions.setdefault(key, tool)
+                tools[key] = tool
+        cached = CachedSet.of(set_id, revision, fingerprint, tools)
+        self._sets_cache.put(cached)
+        return cached
+
+    def _load(self, set_id: uuid.UUID) -> CachedSet | None:
+        """Read a set in one snapshot (one revision, its members and definitions)."""
+
+        def read(conn: psycopg.Connection[Any]) -> CachedSet | None:
+            with conn.transaction():
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                return self._read_set(conn, set_id)
+
+        return self._run(read, "read", write=False)
+
+    def _resolve(self, session_id: str) -> CachedSet | None:
+        """The session's set as stored now (None: the session holds nothing)."""
+
+        def read(conn: psycopg.Connection[Any]) -> CachedSet | None:
+            with conn.transaction():
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                row = conn.execute(self._statements["CURRENT"], {"session": session_id}).fetchone()
+                if row is None:
+                    return None
+                return self._read_set(conn, row[0])
+
+        held = self._run(read, "read", write=False)
+        self._remember(session_id, held.id if held is not None else None)
+        return held
+
+    # --- the protocol: reads ---------------------------------------------------------------
+
+    def tools(self, session_id: str) -> dict[str, ToolReference]:
+        """The session's tools by name (a copy), as stored now."""
+        held = self._resolve(check_session_id(session_id))
+        return dict(held.toolset.tools) if held is not None else {}
+
+    def sessions(self) -> list[str]:
+        """Every session that holds tools, in this schema (whichever worker indexed it)."""
+        return self._run(
+            lambda conn: [row[0] for row in conn.execute(self._statements["SESSIONS"])],
+            "read",
+            write=False,
+        )
+
+    def set_count(self) -> int:
+        """How many tool sets the schema holds (sessions sharing a set count once)."""
+        row = self._run(
+            lambda conn: conn.execute(self._statements["SET_COUNT"]).fetchone(), "read", write=False
+        )
+        return int(row[0]) if row else 0
+
+    def definition_count(self) -> int:
+        """How many distinct tool definitions the schema holds."""
+        row = self._run(
+            lambda conn: conn.execute(self._statements["DEFINITION_COUNT"]).fetchone(),
+            "read",
+            write=False,
+        )
+        return int(row[0]) if row else 0
+
+    def search(self, request: ToolSearchRequest) -> ToolSearchResponse:
+        if not isinstance(request, ToolSearchRequest):
+            raise TypeError(f"search expects a ToolSearchRequest, got {type(request).__name__}")
+        start = time.perf_counter()
+        text = request.query.replace("\x00", " ")
+        if not text.strip():
+            return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1000.0)
+        session_id = request.session_id
+        limit = request.limit(self.default_max_results)
+        wanted = request.metadata_filter
+        vector = None
+        if self.mode != "keyword":
+            assert self.embedder is not None and self.cache is not None
+            vector = self.cache.embed_query(self.embedder, text)
+        held: CachedSet | None = None
+        rows: list[tuple[Any, ...]] = []
+        allowed: frozenset[str] | None = None
+        for _attempt in range(4):
+            hint = self._hint(session_id)
+            guess = self._sets_cache.get(hint) if hint is not None else None
+            allowed = None
+            keys: list[uuid.UUID] | None = None
+            if wanted:
+                if guess is None:
+                    guess = self._resolve(session_id)
+                    if guess is None:
+                        return ToolSearchResponse.empty(self.name, _ms(start))
+                allowed = frozenset(
+                    name
+                    for name, tool in guess.toolset.tools.items()
+                    if matches(tool.metadata, wanted)
+                )
+                keys = [guess.keys[name] for name in allowed]
+            rows = self._query(session_id, text, limit, keys, vector)
+            if not rows:  # the session holds nothing
+                self._remember(session_id, None)
+                return ToolSearchResponse.empty(self.name, _ms(start))
+            set_id, revision = rows[0][0], int(rows[0][1])
+            if guess is not None and guess.id == set_id and guess.revision == revision:
+                held = guess
+            else:
+                held = self._sets_cache.get(set_id)
+                if held is None or held.revision != revision:
+                    held = self._load(set_id)
+                self._remember(session_id, set_id)
+                if held is None or held.revision != revision or wanted:
+                    # Changed meanwhile, or the filter was evaluated on another set: again,
+                    # now that this process holds the session's current set.
+                    held = None
+                    continue
+            break
+        if held is None:
+            raise DatabaseUnavailable(
+                f"postgres search of session {session_id!r} at {self.where} kept racing "
+                "changes to its tool set; try again"
+            )
+        self._remember(session_id, held.id)
+        hits, total = self._hits(held, rows, allowed)
+        named = held.toolset.named(name_candidates(text))
+        if allowed is not None:
+            named = [name for name in named if name in allowed]
+        query = Query(text, limit, analyzer=self.analyzer, named=named, allowed=allowed)
+        hits, total = self._rank(held.toolset, query, hits, total)
+        return ToolSearchResponse(tuple(hits), total, SearchMetadata(self.name, _ms(start)))
+
+    def _query(
+        self,
+        session_id: str,
+        text: str,
+        limit: int,
+        allowed: list[uuid.UUID] | None,
+        vector: Any,
+    ) -> list[tuple[Any, ...]]:
+        opts = self.options
+        params: dict[str, Any] = {
+            "session": session_id,
+            "allowed": allowed,
+            "wn": opts.name_weight,
+            "wp": opts.parameters_weight,
+            "wd": opts.description_weight,
+        }
+        if self.mode != "vector":
+            terms = list(dict.fromkeys(self.analyzer.query_terms(text)))
+            params.update(terms=terms, k1=opts.k1, b=opts.b)
+        if self.mode == "keyword":
+            statement = self._statements["KEYWORD"]
+            params["limit"] = limit
+        else:
+            params["vector"] = Vector(vector)
+            params["candidates"] = max(limit, opts.candidates)
+            # Sets up to `exact_limit` tools are scanned exactly; larger ones through HNSW.
+            hint = self._hint(session_id)
+            known = self._sets_cache.get(hint) if hint is not None else None
+            indexed = known is not None and len(known) > opts.exact_limit
+            base = "VECTOR" if self.mode == "vector" else "HYBRID"
+            statement = self._statements[base + ("_INDEXED" if indexed else "")]
+            if self.mode == "hybrid":
+                params.update(
+                    tw=opts.text_weight,
+                    vw=opts.vector_weight,
+                    nmw=opts.name_match_weight,
+                    rrf_k=opts.rrf_k,
+                )
+            else:
+                params["candidates"] = limit  # ranked by similarity: min_score cuts the tail
+        return self._run(
+            lambda conn: conn.execute(statement, params).fetchall(),  # type: ignore[arg-type]
+            "search",
+            write=False,
+        )
+
+    def _hits(
+        self, held: CachedSet, rows: list[tuple[Any, ...]], allowed: frozenset[str] | None
+    ) -> tuple[list[ToolHit], int]:
+        tools = held.toolset.tools
+        names = held.names
+        if self.mode == "keyword":
+            total = int(rows[0][4] or 0)
+            ranked = [(names[row[5]], float(row[6])) for row in rows if row[5] in names]
+            ranked.sort(key=lambda hit: (-hit[1], hit[0]))
+            return [ToolHit(name, score, tools[name].summary) for name, score in ranked], total
+        if self.mode == "vector":
+            found = [(names[row[5]], float(row[6])) for row in rows if row[5] in names]
+            found.sort(key=lambda hit: (-hit[1], hit[0]))
+            # Every tool with a vector is ranked: all of them match.
+            total = max(len(found), len(allowed) if allowed is not None else len(held))
+            return [ToolHit(name, score, tools[name].summary) for name, score in found], total
+        # Hybrid: the fused order decides; the score reported is a similarity floor (the
+        # lowest cosine similarity of the hit and every hit above it), so scores descend
+        # and `min_score` keeps the hits at least that similar, ranked first.
+        fused = [
+            (names[row[5]], float(row[6]), float(row[7]))
+            for row in rows
+            if row[5] is not None and row[5] in names
+        ]
+        fused.sort(key=lambda hit: (-hit[1], hit[0]))
+        floor = self.options.min_score
+        if floor > 0:
+            fused = [hit for hit in fused if hit[2] >= floor] + [
+                hit for hit in fused if hit[2] < floor
+            ]
+        hits = []
+        lowest = float("inf")
+        for name, _fused, similarity in fused:
+            lowest = min(lowest, similarity)
+            hits.append(ToolHit(name, lowest, tools[name].summary))
+        return hits, len(hits)
+
+    # --- the protocol: writes --------------------------------------------------------------
+
+    def clear_index(self, session_id: str) -> None:
+        """Forget every tool of the session."""
+        check_session_id(session_id)
+        self._change(session_id, (), (), replace=True)
+
+    def _change(
+        self,
+        session_id: str,
+        upserts: Sequence[ToolReference],
+        removals: Sequence[str],
+        *,
+        replace: bool,
+    ) -> None:
+        prepared = [_Prepared(tool, self._key(tool)) for tool in upserts]
+        vectors = self._vectors_for(prepared) if self.embedder is not None else {}
+
+        def write(conn: psycopg.Connection[Any]) -> _Outcome:
+            with conn.transaction():
+                return self._write(conn, session_id, prepared, removals, replace, vectors)
+
+        outcome = self._run(write, "write", write=True)
+        if outcome.unchanged:
+            return
+        if outcome.held is not None:
+            self._sets_cache.put(outcome.held)
+            self._remember(session_id, outcome.held.id)
+        else:
+            self._remember(session_id, None)
+        if outcome.dropped:
+            self._collect(outcome.dropped)
+
+    def _vectors_for(self, prepared: Sequence[_Prepared]) -> dict[uuid.UUID, Any]:
+        """Vectors of the definitions the store does not have with one yet (embedded
+        before the transaction, so no lock waits on the model)."""
+        if not prepared:
+            return {}
+        keys = list({p.key for p in prepared})
+        have = self._run(
+            lambda conn: {
+                row[0] for row in conn.execute(self._statements["EXISTING_WITH_VECTORS"], [keys])
+            },
+            "read",
+            write=False,
+        )
+        need = {p.key: p.tool for p in prepared if p.key not in have}
+        return self._embed(need)
+
+    def _embed(self, tools: dict[uuid.UUID, ToolReference]) -> dict[uuid.UUID, Any]:
+        if not tools:
+            return {}
+        assert self.embedder is not None and self.cache is not None
+        keys = list(tools)
+        matrix = self.cache.embed_documents(self.embedder, [embedding_text(tools[k]) for k in keys])
+        return {key: matrix[i] for i, key in enumerate(keys)}
+
+    def _write(
+        self,
+        conn: psycopg.Connection[Any],
+        session_id: str,
+        prepared: Sequence[_Prepared],
+        removals: Sequence[str],
+        replace: bool,
+        vectors: dict[uuid.UUID, Any],
+    ) -> _Outcome:
+        """One change, inside the caller's transaction (see the module docstring)."""
+        st = self._statements
+        if prepared:
+            self._insert_definitions(conn, prepared, vectors)
+        # Sets and sessions: one writer at a time per schema, until commit.
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
+        row = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
+        current = self._read_set(conn, row[0]) if row is not None else None
+        if row is not None and current is None:  # cannot happen: the set row is locked
+            raise RuntimeError(f"session {session_id!r} points at a missing set {row[0]}")
+        tools: dict[str, ToolReference] = {}
+        keys: dict[str, uuid.UUID] = {}
+        if current is not None and not replace:
+            tools.update(current.toolset.tools)
+            keys.update(current.keys)
+        for name in removals:
+            tools.pop(name, None)
+            keys.pop(name, None)
+        for item in prepared:
+            name = item.tool.name
+            tools.pop(name, None)
+            keys.pop(name, None)
+            tools[name] = item.tool
+            keys[name] = item.key
+        if not tools:
+            if current is None:
+                return _Outcome(None, unchanged=True)
+            conn.execute(st["UNBIND"], {"session": session_id})
+            return _Outcome(None, self._release(conn, current.id))
+        fingerprint = _fingerprint(keys.values())
+        by_key = {keys[name]: tools[name] for name in tools}
+        if current is not None and current.fingerprint == fingerprint:
+            return _Outcome(current, unchanged=True)
+        shared = conn.execute(st["WITH_FINGERPRINT"], {"fingerprint": fingerprint}).fetchone()
+        if shared is not None:
+            # Another session holds exactly this set: point at it, write nothing else.
+            conn.execute(st["BIND"], {"session": session_id, "set": shared[0]})
+            dropped = self._release(conn, current.id) if current is not None else []
+            held = CachedSet.of(shared[0], int(shared[1]), fingerprint, by_key)
+            return _Outcome(held, dropped)
+        if current is not None:
+            others = conn.execute(
+                st["OTHER_HOLDERS"], {"set": current.id, "session": session_id}
+            ).fetchone()
+            if others is not None and not others[0]:
+                # Held by this session alone: change it in place, only what changed.
+                old = set(current.keys.values())
+                new = set(by_key)
+                gone = sorted(old - new)
+                added = sorted(new - old)
+                if gone:
+                    conn.execute(st["REMOVE_MEMBERS"], {"set": current.id, "keys": gone})
+                if added:
+                    conn.execute(st["ADD_MEMBERS"], {"set": current.id, "keys": added})
+                revision = conn.execute(
+                    st["RESTAT"], {"set": current.id, "fingerprint": fingerprint, "bump": 1}
+                ).fetchone()
+                assert revision is not None
+                held = CachedSet.of(current.id, int(revision[0]), fingerprint, by_key)
+                return _Outcome(held, gone)
+        set_id = uuid.UUID(hex=uuid.uuid4().hex)
+        conn.execute(st["CREATE_SET"], {"set": set_id, "fingerprint": fingerprint})
+        with conn.cursor().copy(st["COPY_MEMBERS"]) as copy:
+            copy.write("".join(f"{set_id}\t{key}\n" for key in sorted(by_key)))
+        revision = conn.execute(
+            st["RESTAT"], {"set": set_id, "fingerprint": fingerprint, "bump": 0}
+        ).fetchone()
+        assert revision is not None
+        conn.execute(st["BIND"], {"session": session_id, "set": set_id})
+        dropped = self._release(conn, current.id) if current is not None else []
+        return _Outcome(CachedSet.of(set_id, int(revision[0]), fingerprint, by_key), dropped)
+
+    def _insert_definitions(
+        self,
+        conn: psycopg.Connection[Any],
+        prepared: Sequence[_Prepared],
+        vectors: dict[uuid.UUID, Any],
+    ) -> None:
+        """Write the definitions the store lacks, with their postings (and vectors), in
+        key order (so two writers of overlapping catalogs wait rather than deadlock)."""
+        st = self._statements
+        unique = {p.key: p.tool for p in prepared}
+        existing = {row[0] for row in conn.execute(st["EXISTING"], [list(unique)])}
+        new = sorted(key for key in unique if key not in existing)
+        if not new:
+            return
+        analysed = {key: self.analyzer.tool_terms(unique[key]) for key in new}
+        with_vectors = self._vector_oid is not None
+        if with_vectors:
+            lacking = {key: unique[key] for key in new if key not in vectors}
+            if lacking:  # collected since they were checked: embed them now
+                vectors = {**vectors, **self._embed(lacking)}
+        cursor = conn.cursor()
+        if with_vectors:
+            with cursor.copy(st["COPY_DEFINITIONS_VECTORS"]) as copy:
+                copy.set_types(["uuid", "text", "int4", "int4", "int4", self._vector_oid])
+                for key in new:
+                    terms = analysed[key]
+                    copy.write_row(
+                        (
+                            key,
+                            _document(unique[key]),
+                            len(terms.name),
+                            len(terms.parameters),
+                            len(terms.description),
+                            Vector(vectors[key]),
+                        )
+                    )
+        else:
+            with cursor.copy(st["COPY_DEFINITIONS"]) as copy:
+                for key in new:
+                    terms = analysed[key]
+                    copy.write_row(
+                        (
+                            key,
+                            _document(unique[key]),
+                            len(terms.name),
+                            len(terms.parameters),
+                            len(terms.description),
+                        )
+                    )
+        with cursor.copy(st["COPY_POSTINGS"]) as copy:
+            for key in new:
+                copy.write(_postings(key, analysed[key]))
+
+    def _release(self, conn: psycopg.Connection[Any], set_id: uuid.UUID) -> list[uuid.UUID]:
+        """Drop a set no session holds any more; its definitions, to collect after commit."""
+        st = self._statements
+        held = conn.execute(st["HELD"], {"set": set_id}).fetchone()
+        if held is not None and held[0]:
+            return []
+        keys = [row[0] for row in conn.execute(st["DROP_MEMBERS"], {"set": set_id})]
+        conn.execute(st["DROP_SET"], {"set": set_id})
+        self._sets_cache.forget(set_id)
+        return keys
+
+    def _collect(self, keys: list[uuid.UUID]) -> None:
+        """Delete definitions (and postings) that no set holds, among `keys`. Best effort:
+        a writer that takes one up again meanwhile wins, and `sweep()` gets the rest."""
+        import psycopg
+
+        def collect(conn: psycopg.Connection[Any]) -> None:
+            conn.execute(self._statements["COLLECT"], {"keys": sorted(keys)})
+
+        try:
+            self._run(collect, "cleanup", write=False)
+        except (psycopg.Error, DatabaseUnavailable) as error:
+            logger.debug("postgres: collecting %d definitions deferred: %s", len(keys), error)
+
+    def sweep(self) -> int:
+        """Delete every definition no set holds (left by collections that lost a race);
+        returns how many. Safe to run at any time, from any worker."""
+        return self._run(
+            lambda conn: conn.execute(self._statements["SWEEP"]).rowcount, "cleanup", write=True
+        )
+
+    def _backfill_vectors(self) -> None:
+        """Embed definitions written before the schema held vectors."""
+        batch = 256
+        while True:
+            rows = self._run(
+                lambda conn: conn.execute(self._statements["MISSING_VECTORS"], [batch]).fetchall(),
+                "read",
+                write=False,
+            )
+            if not rows:
+                return
+            tools = {key: ToolReference.from_dict(json.loads(doc)) for key, doc in rows}
+            vectors = self._embed(tools)
+
+            def store(
+                conn: psycopg.Connection[Any], vectors: dict[uuid.UUID, Any] = vectors
+            ) -> None:
+                with conn.transaction(), conn.cursor() as cursor:
+                    cursor.executemany(
+                        self._statements["SET_VECTOR"],
+                        [(Vector(vector), key) for key, vector in vectors.items()],
+                    )
+
+            self._run(store, "write", write=True)
+
+    # --- engine methods core's bookkeeping would call (unused: the store keeps it) --------
+
+    def _create_set(self, toolset: ToolSet) -> None:  # pragma: no cover - not called
+        raise NotImplementedError("PostgresToolIndex keeps sets in the database (_change)")
+
+    def _drop_set(self, toolset: ToolSet) -> None:  # pragma: no cover - not called
+        raise NotImplementedError("PostgresToolIndex keeps sets in the database (_change)")
+
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        raise NotImplementedError("PostgresToolIndex searches sessions in SQL (search)")
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def pool_stats(self) -> dict[str, int]:
+        """The connection pool's counters (psycopg_pool `get_stats`)."""
+        return dict(self._pool.get_stats()) if self._pool is not None else {}
+
+    def close(self) -> None:
+        """Close the pool; the index stays in the database."""
+        with self._write_lock:
+            if self._closed:
+                return
+            self._closed = True
+            pool, self._pool = self._pool, None
+            if pool is not None:
+                pool.close()
+            super().close()
+
+    def __repr__(self) -> str:
+        return f"PostgresToolIndex({self.where}, schema={self.schema!r}, mode={self.mode!r}" + (
+            f", embedder={self.embedder.model_id!r})" if self.embedder is not None else ")"
+        )
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0
+
+
+def _fingerprint(keys: Any) -> uuid.UUID:
+    """`toolscout.toolsets.set_fingerprint`, from the definitions' keys."""
+    digest = hashlib.blake2b(digest_size=16)
+    for key in sorted(key.hex for key in keys):
+        digest.update(key.encode("ascii"))
+    return uuid.UUID(hex=digest.hexdigest())
+
+
+def _document(tool: ToolReference) -> str:
+    """The definition as JSON text (ASCII: any text, even NUL, survives PostgreSQL)."""
+    data: dict[str, Any] = {"name": tool.name, "description": tool.description}
+    if tool.input_schema is not None:
+        data["input_schema"] = tool.input_schema
+    if tool.metadata is not None:
+        data["metadata"] = tool.metadata
+    return json.dumps(data, ensure_ascii=True, separators=(",", ":"), default=str)
+
+
+def _postings(key: uuid.UUID, terms: Any) -> str:
+    """COPY text of one definition's postings: per term, its count in each field."""
+    counts: dict[str, list[int]] = {}
+    for field, words in enumerate(terms.fields):
+        for word in words:
+            row = counts.get(word)
+            if row is None:
+                row = counts[word] = [0, 0, 0]
+            row[field] += 1
+    lengths = f"{len(terms.name)}\t{len(terms.parameters)}\t{len(terms.description)}"
+    name_terms = len(set(terms.name))
+    # Terms are runs of word characters: nothing in them needs COPY escaping.
+    return "".join(
+        f"{key}\t{word}\t{n}\t{p}\t{d}\t{lengths}\t{name_terms}\n"
+        for word, (n, p, d) in counts.items()
+    )
+
+
+def _lock_key(schema: str) -> int:
+    """The advisory lock that serialises one schema's writers (a signed 64-bit key)."""
+    digest = hashlib.blake2b(f"toolscout-postgres:{schema}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _describe(dsn: str) -> str:
+    """host:port/database of a DSN, without its password (for messages)."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        parts = conninfo_to_dict(dsn)
+    except Exception:
+        return "the configured dsn"
+    host = parts.get("host") or "localhost"
+    port = parts.get("port") or "5432"
+    database = parts.get("dbname") or parts.get("user") or ""
+    return f"{host}:{port}/{database}"
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]
+
+
+def _close_pool(pool: Any) -> None:
+    if pool is not None:
+        with contextlib.suppress(Exception):
+            pool.close(timeout=1.0)
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("toolscout-postgres")
+    except Exception:
+        return "unknown"

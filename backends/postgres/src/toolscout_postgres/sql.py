@@ -1,0 +1,326 @@
+"""The index's tables and statements, with `{s}` standing for the schema (quoted).
+
+Tables (one schema per index):
+
+- `meta`: key/value facts about the schema: `schema_version`, the text `analysis` it was
+  built with, the `embedding_model` and `embedding_dimension` of its vectors (if any).
+- `definitions`: each tool definition once, keyed by core's collision-free
+  `definition_key` (a 128-bit digest, stored as `uuid`): the definition as JSON text,
+  its field lengths in terms, and (when the schema holds vectors) its embedding.
+- `postings`: per definition and term, the term's count in the name, the parameters and
+  the description, with the definition's lengths (a search reads postings only).
+- `sets`: tool sets, unique by fingerprint (a digest of their definitions), with a
+  revision bumped by every change in place and the sums BM25 needs.
+- `members`: which definitions a set holds.
+- `sessions`: which set each session holds (a session holding nothing has no row).
+
+A session's search joins `sessions` → `sets` → `members` → `postings` in one statement,
+so whatever any worker last committed is what a search sees.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
+
+#: The version of the tables this code reads and writes (`meta.schema_version`).
+SCHEMA_VERSION = 1
+
+#: Statements that bring a schema from version N-1 to N, by N (1 creates it).
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        """CREATE TABLE {s}.meta (
+            key text PRIMARY KEY,
+            value text NOT NULL
+        )""",
+        """CREATE TABLE {s}.definitions (
+            key uuid PRIMARY KEY,
+            doc text NOT NULL,
+            len_name integer NOT NULL,
+            len_params integer NOT NULL,
+            len_desc integer NOT NULL,
+            created_at timestamptz NOT NULL DEFAULT now()
+        )""",
+        """CREATE TABLE {s}.postings (
+            def uuid NOT NULL REFERENCES {s}.definitions (key) ON DELETE CASCADE,
+            term text NOT NULL,
+            tf_name integer NOT NULL,
+            tf_params integer NOT NULL,
+            tf_desc integer NOT NULL,
+            len_name integer NOT NULL,
+            len_params integer NOT NULL,
+            len_desc integer NOT NULL,
+            name_terms integer NOT NULL,
+            PRIMARY KEY (def, term)
+        )""",
+        # A search reads postings by term; the included columns let it skip the table.
+        """CREATE INDEX postings_term ON {s}.postings (term)
+            INCLUDE (def, tf_name, tf_params, tf_desc, len_name, len_params, len_desc,
+                     name_terms)""",
+        """CREATE TABLE {s}.sets (
+            id uuid PRIMARY KEY,
+            fingerprint uuid NOT NULL UNIQUE,
+            revision bigint NOT NULL DEFAULT 1,
+            size integer NOT NULL,
+            len_name bigint NOT NULL,
+            len_params bigint NOT NULL,
+            len_desc bigint NOT NULL,
+            created_at timestamptz NOT NULL DEFAULT now(),
+            updated_at timestamptz NOT NULL DEFAULT now()
+        )""",
+        """CREATE TABLE {s}.members (
+            set_id uuid NOT NULL REFERENCES {s}.sets (id),
+            def uuid NOT NULL REFERENCES {s}.definitions (key),
+            PRIMARY KEY (set_id, def)
+        )""",
+        "CREATE INDEX members_def ON {s}.members (def)",
+        """CREATE TABLE {s}.sessions (
+            id text PRIMARY KEY,
+            set_id uuid NOT NULL REFERENCES {s}.sets (id),
+            updated_at timestamptz NOT NULL DEFAULT now()
+        )""",
+        "CREATE INDEX sessions_set ON {s}.sessions (set_id)",
+    ],
+}
+
+#: Adds vectors to a schema (run once, when an index with an embedder first opens it).
+ADD_VECTORS = [
+    "ALTER TABLE {s}.definitions ADD COLUMN embedding {vector}({dimension})",
+    "CREATE INDEX definitions_embedding ON {s}.definitions "
+    "USING hnsw (embedding {ops}) WITH (m = 16, ef_construction = 64)",
+]
+
+META = "SELECT key, value FROM {s}.meta"
+SET_META = (
+    "INSERT INTO {s}.meta (key, value) VALUES (%s, %s) "
+    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"
+)
+
+# --- writes ---------------------------------------------------------------------------
+
+EXISTING = "SELECT key FROM {s}.definitions WHERE key = ANY(%s)"
+EXISTING_WITH_VECTORS = (
+    "SELECT key FROM {s}.definitions WHERE key = ANY(%s) AND embedding IS NOT NULL"
+)
+COPY_DEFINITIONS = "COPY {s}.definitions (key, doc, len_name, len_params, len_desc) FROM STDIN"
+COPY_DEFINITIONS_VECTORS = (
+    "COPY {s}.definitions (key, doc, len_name, len_params, len_desc, embedding) "
+    "FROM STDIN (FORMAT BINARY)"
+)
+COPY_POSTINGS = (
+    "COPY {s}.postings (def, term, tf_name, tf_params, tf_desc, len_name, len_params, "
+    "len_desc, name_terms) FROM STDIN"
+)
+#: Vectors of definitions written before the schema held vectors (a backfill).
+MISSING_VECTORS = "SELECT key, doc FROM {s}.definitions WHERE embedding IS NULL LIMIT %s"
+SET_VECTOR = "UPDATE {s}.definitions SET embedding = %s WHERE key = %s"
+
+CURRENT = """
+SELECT st.id, st.revision, st.fingerprint
+FROM {s}.sessions se JOIN {s}.sets st ON st.id = se.set_id
+WHERE se.id = %(session)s
+"""
+WITH_FINGERPRINT = "SELECT id, revision FROM {s}.sets WHERE fingerprint = %(fingerprint)s"
+OTHER_HOLDERS = (
+    "SELECT EXISTS (SELECT 1 FROM {s}.sessions WHERE set_id = %(set)s AND id <> %(session)s)"
+)
+BIND = """
+INSERT INTO {s}.sessions AS se (id, set_id) VALUES (%(session)s, %(set)s)
+ON CONFLICT (id) DO UPDATE SET set_id = EXCLUDED.set_id, updated_at = now()
+"""
+UNBIND = "DELETE FROM {s}.sessions WHERE id = %(session)s"
+HELD = "SELECT EXISTS (SELECT 1 FROM {s}.sessions WHERE set_id = %(set)s)"
+DROP_MEMBERS = "DELETE FROM {s}.members WHERE set_id = %(set)s RETURNING def"
+DROP_SET = "DELETE FROM {s}.sets WHERE id = %(set)s"
+CREATE_SET = """
+INSERT INTO {s}.sets (id, fingerprint, revision, size, len_name, len_params, len_desc)
+VALUES (%(set)s, %(fingerprint)s, 1, 0, 0, 0, 0)
+"""
+COPY_MEMBERS = "COPY {s}.members (set_id, def) FROM STDIN"
+ADD_MEMBERS = """
+INSERT INTO {s}.members (set_id, def)
+SELECT %(set)s, key FROM unnest(%(keys)s::uuid[]) AS key ORDER BY key
+"""
+REMOVE_MEMBERS = "DELETE FROM {s}.members WHERE set_id = %(set)s AND def = ANY(%(keys)s)"
+#: A set's statistics, from its members (after they changed).
+RESTAT = """
+UPDATE {s}.sets st SET
+    fingerprint = %(fingerprint)s,
+    revision = st.revision + %(bump)s,
+    size = agg.size, len_name = agg.len_name, len_params = agg.len_params,
+    len_desc = agg.len_desc, updated_at = now()
+FROM (
+    SELECT count(*) AS size, coalesce(sum(d.len_name), 0) AS len_name,
+           coalesce(sum(d.len_params), 0) AS len_params,
+           coalesce(sum(d.len_desc), 0) AS len_desc
+    FROM {s}.members m JOIN {s}.definitions d ON d.key = m.def
+    WHERE m.set_id = %(set)s
+) agg
+WHERE st.id = %(set)s
+RETURNING st.revision
+"""
+#: Definitions no set holds any more, among `keys` (their postings go with them).
+COLLECT = """
+DELETE FROM {s}.definitions d
+WHERE d.key IN (SELECT key FROM unnest(%(keys)s::uuid[]) AS key ORDER BY key)
+  AND NOT EXISTS (SELECT 1 FROM {s}.members m WHERE m.def = d.key)
+"""
+#: Every definition no set holds (the periodic sweep).
+SWEEP = """
+DELETE FROM {s}.definitions d
+WHERE NOT EXISTS (SELECT 1 FROM {s}.members m WHERE m.def = d.key)
+"""
+
+# --- reads ----------------------------------------------------------------------------
+
+SET_HEAD = "SELECT revision, fingerprint FROM {s}.sets WHERE id = %(set)s"
+SET_KEYS = "SELECT def FROM {s}.members WHERE set_id = %(set)s"
+DOCS = "SELECT key, doc FROM {s}.definitions WHERE key = ANY(%(keys)s)"
+SESSIONS = "SELECT id FROM {s}.sessions"
+SET_COUNT = "SELECT count(*) FROM {s}.sets"
+DEFINITION_COUNT = "SELECT count(*) FROM {s}.definitions"
+
+# The session's set, resolved in the statement that searches it.
+_TARGET = """
+target AS (
+    SELECT st.id, st.revision, st.fingerprint, st.size,
+           greatest((st.len_name * %(wn)s + st.len_params * %(wp)s + st.len_desc * %(wd)s)
+                    / greatest(st.size, 1), 1e-9) AS avgdl
+    FROM {s}.sessions se JOIN {s}.sets st ON st.id = se.set_id
+    WHERE se.id = %(session)s
+)"""
+
+# Postings of the query's terms in the session's set, with field-weighted term counts
+# and lengths.
+_MATCHED = """
+matched AS (
+    SELECT p.def, p.term, p.tf_name, p.name_terms,
+           p.tf_name * %(wn)s + p.tf_params * %(wp)s + p.tf_desc * %(wd)s AS tf,
+           p.len_name * %(wn)s + p.len_params * %(wp)s + p.len_desc * %(wd)s AS dl
+    FROM target t
+    JOIN {s}.postings p ON p.term = ANY(%(terms)s::text[])
+    JOIN {s}.members m ON m.set_id = t.id AND m.def = p.def
+)"""
+
+# BM25F: a term's document frequency counts the set's tools holding it in any field; the
+# names a metadata filter lets through (`allowed`) are kept afterwards, so the filter does
+# not change the statistics.
+_SCORED = """
+df AS (
+    SELECT term, count(*) AS n FROM matched GROUP BY term
+),
+scored AS (
+    SELECT m.def,
+           sum(ln(1.0 + (t.size - df.n + 0.5) / (df.n + 0.5)) * m.tf * (%(k1)s + 1.0)
+               / (m.tf + %(k1)s * (1.0 - %(b)s + %(b)s * m.dl / t.avgdl))) AS score,
+           count(*) FILTER (WHERE m.tf_name > 0)::float8 / greatest(max(m.name_terms), 1)
+               AS name_match
+    FROM matched m JOIN df USING (term) CROSS JOIN target t
+    WHERE m.tf > 0
+      AND (%(allowed)s::uuid[] IS NULL OR m.def = ANY(%(allowed)s::uuid[]))
+    GROUP BY m.def
+)"""
+
+#: Keyword mode: the set's head, then its best hits (def, score) and the count of matches.
+KEYWORD = (
+    "WITH"
+    + _TARGET
+    + ","
+    + _MATCHED
+    + ","
+    + _SCORED
+    + """
+SELECT t.id, t.revision, t.fingerprint, t.size,
+       (SELECT count(*) FROM scored) AS total, top.def, top.score
+FROM target t
+LEFT JOIN LATERAL (
+    SELECT def, score FROM scored ORDER BY score DESC, def LIMIT %(limit)s
+) top ON true
+ORDER BY top.score DESC NULLS LAST, top.def
+"""
+)
+
+# The set's nearest tools to the query vector, exactly (`+ 0` keeps the planner off the
+# HNSW index, which would return the nearest of every set and filter them afterwards).
+_NEAREST_EXACT = """
+nearest AS (
+    SELECT m.def, (d.embedding <=> %(vector)s) + 0 AS distance
+    FROM target t
+    JOIN {s}.members m ON m.set_id = t.id
+    JOIN {s}.definitions d ON d.key = m.def
+    WHERE d.embedding IS NOT NULL
+      AND (%(allowed)s::uuid[] IS NULL OR m.def = ANY(%(allowed)s::uuid[]))
+    ORDER BY 2, 1
+    LIMIT %(candidates)s
+)"""
+
+# Through the HNSW index, scanning on (pgvector's iterative scan) until enough of the
+# set's tools came up; for sets above `exact_limit`.
+_NEAREST_INDEXED = """
+nearest AS MATERIALIZED (
+    SELECT d.key AS def, d.embedding <=> %(vector)s AS distance
+    FROM {s}.definitions d
+    WHERE EXISTS (
+        SELECT 1 FROM target t JOIN {s}.members m ON m.set_id = t.id AND m.def = d.key
+    )
+      AND (%(allowed)s::uuid[] IS NULL OR d.key = ANY(%(allowed)s::uuid[]))
+    ORDER BY d.embedding <=> %(vector)s
+    LIMIT %(candidates)s
+)"""
+
+
+def vector_search(indexed: bool) -> str:
+    """Vector mode: the set's head, then its nearest tools (def, cosine similarity)."""
+    nearest = _NEAREST_INDEXED if indexed else _NEAREST_EXACT
+    return (
+        "WITH"
+        + _TARGET
+        + ","
+        + nearest
+        + """
+SELECT t.id, t.revision, t.fingerprint, t.size, NULL::bigint AS total, n.def,
+       1.0 - n.distance AS score
+FROM target t
+LEFT JOIN nearest n ON true
+ORDER BY n.distance NULLS LAST, n.def
+"""
+    )
+
+
+def hybrid_search(indexed: bool) -> str:
+    """Hybrid mode: BM25F and vector rankings fused by weighted reciprocal rank, plus the
+    name-match bonus; each hit with its fused score and its cosine similarity."""
+    nearest = _NEAREST_INDEXED if indexed else _NEAREST_EXACT
+    return (
+        "WITH"
+        + _TARGET
+        + ","
+        + _MATCHED
+        + ","
+        + _SCORED
+        + ","
+        + nearest
+        + """,
+by_text AS (
+    SELECT def, row_number() OVER (ORDER BY score DESC, def) AS r
+    FROM (SELECT def, score FROM scored ORDER BY score DESC, def LIMIT %(candidates)s) best
+),
+by_vector AS (
+    SELECT def, distance, row_number() OVER (ORDER BY distance, def) AS r FROM nearest
+),
+fused AS (
+    SELECT coalesce(x.def, v.def) AS def,
+           coalesce(%(tw)s / (%(rrf_k)s + x.r), 0.0)
+           + coalesce(%(vw)s / (%(rrf_k)s + v.r), 0.0) AS rrf,
+           v.distance
+    FROM by_text x FULL JOIN by_vector v ON v.def = x.def
+)
+SELECT t.id, t.revision, t.fingerprint, t.size, NULL::bigint AS total, f.def,
+       f.rrf + %(nmw)s / (%(rrf_k)s + 1.0) * coalesce(sc.name_match, 0.0) AS score,
+       1.0 - coalesce(f.distance, d.embedding <=> %(vector)s) AS similarity
+FROM target t
+LEFT JOIN fused f ON true
+LEFT JOIN scored sc ON sc.def = f.def
+LEFT JOIN {s}.definitions d ON d.key = f.def AND f.distance IS NULL
+ORDER BY 7 DESC NULLS LAST, f.def
+"""
+    )
