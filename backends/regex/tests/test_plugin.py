@@ -9,6 +9,7 @@ import pytest
 import toolscout
 from regex_helpers import CATALOG, SESSION
 from toolscout import ConfigError, ToolSearchRequest
+from toolscout.analysis import analyzer
 from toolscout_regex import RegexToolIndex
 
 
@@ -40,3 +41,33 @@ def test_the_plugin_module_imports_no_backend_code() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_the_constructor_validates_options_as_load_index_does() -> None:
+    with pytest.raises(ConfigError, match="timeout_ms"):
+        RegexToolIndex(timeout_ms=0)
+
+
+@pytest.mark.parametrize("old", ["stemmer", "stopwords", "name_boost", "min_similarity"])
+def test_old_option_spellings_are_config_errors(old: str) -> None:
+    with pytest.raises(ConfigError, match=old):
+        RegexToolIndex(**{old: 1})
+
+
+def test_the_backend_keeps_its_own_defaults_in_the_shared_vocabulary() -> None:
+    options = RegexToolIndex().options
+    assert (options.name_weight, options.parameters_weight, options.description_weight) == (
+        3.0,
+        1.1,
+        1.0,
+    )
+    assert (options.name_coverage_weight, options.prefix_weight) == (5.0, 0.5)
+    assert (options.timeout_ms, options.max_pattern_length, options.max_results) == (
+        100.0,
+        200,
+        5,
+    )
+
+
+def test_text_analysis_is_cores() -> None:
+    assert RegexToolIndex(stemming=False).analyzer is analyzer(stemming=False, stop_words=True)
