@@ -11,3 +11,7 @@ class TestMiniBM25(ToolIndexConformance):
     @pytest.fixture
     def index(self) -> MiniBM25Index:
         return MiniBM25Index()
+
+    @pytest.fixture
+    def min_score_index(self) -> MiniBM25Index:
+        return MiniBM25Index(min_score=1.0)
