@@ -244,6 +244,12 @@ class PostgresToolIndex(ToolIndexBase):
         self._open()
         self._closed = False
         self._finalizer = weakref.finalize(self, _close_pool, self._pool)
+        if self.embedder is not None:
+            try:
+                self._backfill_vectors()
+            except BaseException:
+                self.close()
+                raise
 
     # --- opening -----------------------------------------------------------------------
 
@@ -274,8 +280,6 @@ class PostgresToolIndex(ToolIndexBase):
             ) from None
         self._compile()
         self._pool = self._new_pool()
-        if self.embedder is not None:
-            self._backfill_vectors()
 
     def _prepare_schema(self, conn: psycopg.Connection[Any]) -> None:
         """Create or migrate the tables (one worker at a time), and check they fit."""

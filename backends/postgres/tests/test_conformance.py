@@ -1,0 +1,111 @@
+"""The whole toolscout conformance suite, in every mode, on a real PostgreSQL server.
+
+Keyword mode; vector and hybrid with a fast deterministic embedder; hybrid and vector
+with the real MiniLM. Each test gets a fresh schema; `reopen` closes the index and opens
+the schema again, `open_again` opens a second index on it (they share it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+import pytest
+from toolscout.testing import ToolIndexConformance
+from toolscout_postgres import PostgresToolIndex
+
+
+class _Postgres(ToolIndexConformance):
+    #: Options of every index the class builds.
+    options: ClassVar[dict[str, Any]] = {}
+    #: The embedder fixture to use (None: keyword mode, no embedder).
+    embedder_fixture: ClassVar[str | None] = None
+    #: `min_score` of the `min_score_index` (BM25 score in keyword mode, cosine otherwise).
+    min_score: ClassVar[float] = 1.0
+
+    @pytest.fixture
+    def embedder(self, request: pytest.FixtureRequest) -> Any:
+        if self.embedder_fixture is None:
+            return None
+        return request.getfixturevalue(self.embedder_fixture)
+
+    @pytest.fixture
+    def build(self, dsn: str, schema: str, embedder: Any) -> Iterator[Callable[..., Any]]:
+        opened: list[PostgresToolIndex] = []
+
+        def build(**options: Any) -> PostgresToolIndex:
+            merged = {"dsn": dsn, "schema": schema, **self.options, **options}
+            index = PostgresToolIndex(embedder, **merged)
+            opened.append(index)
+            return index
+
+        yield build
+        for index in opened:
+            index.close()
+
+    @pytest.fixture
+    def index(self, build: Callable[..., Any]) -> Any:
+        return build()
+
+    @pytest.fixture
+    def min_score_index(self, build: Callable[..., Any]) -> Any:
+        return build(min_score=self.min_score)
+
+    @pytest.fixture
+    def build_with_options(self, embedder: Any) -> Callable[..., Any]:
+        return lambda **options: PostgresToolIndex(embedder, **options)
+
+    @pytest.fixture
+    def reopen(self, build: Callable[..., Any]) -> Any:
+        def reopen(index: PostgresToolIndex) -> PostgresToolIndex:
+            index.close()
+            return build()
+
+        return reopen
+
+    @pytest.fixture
+    def open_again(self, build: Callable[..., Any]) -> Any:
+        return lambda index: build()
+
+
+#: Why vector modes mark one sharing test xfail (its isolation checks are repeated, fit for
+#: nearest neighbours, in test_sharing.py).
+NEAREST_RETURNS_EVERY_TOOL = (
+    "sharing.py asserts that an unrelated query ('migratory whales') finds nothing in the "
+    "bystander session; nearest-neighbour search ranks every tool, as lancedb's vector "
+    "and hybrid modes do (they fail it too). test_sharing.py checks the isolation part."
+)
+
+
+class _Vectors(_Postgres):
+    @pytest.mark.xfail(reason=NEAREST_RETURNS_EVERY_TOOL, strict=False)
+    def test_a_change_by_one_sharer_is_its_own(self, index: Any) -> None:
+        super().test_a_change_by_one_sharer_is_its_own(index)
+
+
+class TestKeyword(_Postgres):
+    options: ClassVar[dict[str, Any]] = {"mode": "keyword"}
+
+
+class TestVector(_Vectors):
+    options: ClassVar[dict[str, Any]] = {"mode": "vector"}
+    embedder_fixture = "hash_embedder"
+    min_score = 0.5
+
+
+class TestHybrid(_Vectors):
+    options: ClassVar[dict[str, Any]] = {"mode": "hybrid"}
+    embedder_fixture = "hash_embedder"
+    min_score = 0.5
+
+
+class TestHybridMiniLM(_Vectors):
+    options: ClassVar[dict[str, Any]] = {"mode": "hybrid"}
+    embedder_fixture = "minilm"
+    min_score = 0.3
+
+
+class TestVectorMiniLM(_Vectors):
+    options: ClassVar[dict[str, Any]] = {"mode": "vector"}
+    embedder_fixture = "minilm"
+    min_score = 0.3
