@@ -293,10 +293,10 @@ class DuckDBToolIndex(ToolIndexBase):
         self._check_open()
         if self._file is None:
             return  # in memory, core's own bookkeeping is the only record needed
-        if set_id is None:
-            self._writer.execute(sql.FORGET_SESSION, {"s": session_id})
-        else:
-            self._writer.execute(sql.STORE_SESSION, {"s": session_id, "k": self._keys[set_id]})
+        with self._transaction() as w:
+            w.execute(sql.FORGET_SESSION, {"s": session_id})
+            if set_id is not None:
+                w.execute(sql.STORE_SESSION, {"s": session_id, "k": self._keys[set_id]})
 
     # --- the engine: search -------------------------------------------------------------
 
@@ -388,7 +388,10 @@ def _connect(path: str | None) -> duckdb.DuckDBPyConnection:
     `ConfigError` naming it and the fix, never DuckDB's own exception."""
     import duckdb
 
-    config = {"autoinstall_known_extensions": False}
+    # Every statement is small (one set's rows at most), so DuckDB's worker threads bring
+    # nothing but the latency of waking them (measured: a session row's write took twice
+    # as long with two threads on a busy machine). Nothing is ever downloaded.
+    config: dict[str, Any] = {"threads": 1, "autoinstall_known_extensions": False}
     if path is None:
         return duckdb.connect(":memory:", config=config)
     target = Path(path)

@@ -21,9 +21,10 @@ __all__ = ["DDL", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = "2"
 
-# No PRIMARY KEY except on sessions: DuckDB's ART indexes cost memory per row and work per
-# insert; one writer keeps the rest unique. Set keys only grow, so a set's rows are
-# contiguous and DuckDB's zone maps skip other sets' row groups.
+# No PRIMARY KEY: DuckDB's ART indexes cost memory per row and work per insert (an
+# INSERT OR REPLACE on a keyed table costs several times a DELETE and an INSERT); one
+# writer keeps rows unique. Set keys only grow, so a set's rows are contiguous and DuckDB's
+# zone maps skip other sets' row groups.
 DDL = """
 CREATE SCHEMA IF NOT EXISTS toolscout;
 CREATE TABLE IF NOT EXISTS toolscout.meta (key VARCHAR NOT NULL, value VARCHAR NOT NULL);
@@ -50,7 +51,7 @@ CREATE TABLE IF NOT EXISTS toolscout.postings (
     tf_desc UINTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS toolscout.sessions (
-    session_id VARCHAR PRIMARY KEY,
+    session_id VARCHAR NOT NULL,
     set_key INTEGER NOT NULL
 );
 """
@@ -82,7 +83,7 @@ DROP_SET = (
     "DELETE FROM toolscout.sets WHERE set_key = $k",
 )
 
-STORE_SESSION = "INSERT OR REPLACE INTO toolscout.sessions VALUES ($s, $k)"
+STORE_SESSION = "INSERT INTO toolscout.sessions VALUES ($s, $k)"
 FORGET_SESSION = "DELETE FROM toolscout.sessions WHERE session_id = $s"
 
 # --- reads ----------------------------------------------------------------------------
