@@ -114,6 +114,22 @@ def web() -> MCPServer:
     return server
 
 
+def big() -> MCPServer:
+    server = MCPServer("big")
+
+    @server.tool()
+    def export_records(size: int) -> str:
+        """Export every record as one text of the given size in bytes."""
+        return "x" * size
+
+    @server.tool()
+    def count_records() -> int:
+        """Count the stored records."""
+        return 42
+
+    return server
+
+
 def never_ready() -> None:
     # Holds stdin open and never answers the handshake.
     time.sleep(120)
@@ -126,6 +142,7 @@ KINDS = {
     "slow": slow,
     "changing": changing,
     "web": web,
+    "big": big,
 }
 
 if __name__ == "__main__":

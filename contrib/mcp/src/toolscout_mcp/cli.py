@@ -2,7 +2,10 @@
 
     toolscout mcp serve --config servers.json [--backend NAME] [--option KEY=VALUE]
                         [--transport stdio|http] [--host H] [--port P] [--path /mcp]
+                        [--allow-remote] [--auth-token T] [--allowed-host NAME]
                         [--progressive] [--max-results N] [--always-namespace]
+                        [--max-query-length N] [--max-result-bytes N]
+                        [--restart-delay S] [--max-restart-delay S] [--no-restart]
     toolscout mcp tools --config servers.json [--json]
 
 The same commands run as `toolscout-mcp serve ...` without the core CLI. Log lines go to
@@ -37,6 +40,16 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0-65535 (0 picks a free one), got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds of at least 0, got {text}")
     return value
 
 
@@ -78,6 +91,56 @@ def add_commands(subparsers: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="HTTP host (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=8765, help="HTTP port; 0 picks a free one")
     serve.add_argument("--path", default="/mcp", help="HTTP endpoint path (default /mcp)")
+    serve.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="HTTP: allow a --host other than loopback (needs a bearer token)",
+    )
+    serve.add_argument(
+        "--auth-token",
+        metavar="TOKEN",
+        help="HTTP: bearer token every request must send (default: the "
+        "TOOLSCOUT_MCP_AUTH_TOKEN environment variable, which keeps it out of `ps`)",
+    )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="HTTP: a host name clients use to reach the gateway, accepted in the Host and "
+        "Origin headers besides loopback and --host; repeatable",
+    )
+    serve.add_argument(
+        "--max-query-length",
+        type=_positive_int,
+        metavar="N",
+        help="longest search_tools query in characters (default 2048; at most 16384)",
+    )
+    serve.add_argument(
+        "--max-result-bytes",
+        type=_positive_int,
+        metavar="N",
+        help="largest tool result forwarded, in bytes (default 1000000); larger ones are "
+        "dropped unread and answered with an error",
+    )
+    serve.add_argument(
+        "--restart-delay",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help="seconds before restarting a server that died or failed to start; doubles "
+        "with each failure in a row (default 1)",
+    )
+    serve.add_argument(
+        "--max-restart-delay",
+        type=_seconds,
+        default=60.0,
+        metavar="S",
+        help="longest wait between restarts (default 60)",
+    )
+    serve.add_argument(
+        "--no-restart", action="store_true", help="leave a server that died or failed down"
+    )
     serve.add_argument(
         "--progressive",
         action="store_true",
@@ -130,19 +193,54 @@ def _summary(hub: Any, backend: str) -> str:
     )
     for server, error in hub.failures.items():
         line += f"\n  server {server!r} unavailable: {error}"
+    for collision in hub.collisions:
+        line += f"\n  server {collision.server!r}: {collision.reason}"
     return line
+
+
+def _restart_policy(args: argparse.Namespace) -> Any:
+    from toolscout_mcp.upstream import RestartPolicy
+
+    if args.max_restart_delay < args.restart_delay:
+        raise ValueError(
+            f"--max-restart-delay ({args.max_restart_delay:g}) must be at least "
+            f"--restart-delay ({args.restart_delay:g})"
+        )
+    return RestartPolicy(
+        enabled=not args.no_restart,
+        initial_delay=args.restart_delay,
+        max_delay=args.max_restart_delay,
+    )
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the gateway until the client disconnects (stdio) or the process is stopped."""
+    import os
+
     import anyio
     from toolscout.config import load_settings
 
+    from toolscout_mcp.gateway import (
+        AUTH_TOKEN_ENV,
+        DEFAULT_MAX_QUERY_LENGTH,
+        http_security,
+        is_loopback,
+    )
     from toolscout_mcp.servers import load_servers
+    from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
 
     servers = load_servers(args.config)
     if not servers:
         raise ValueError(f"{args.config} lists no enabled MCP servers")
+    token = args.auth_token or os.environ.get(AUTH_TOKEN_ENV) or None
+    if args.transport == "http":
+        # Refused before any server starts: a gateway open to the network by mistake.
+        http_security(args.host, token, args.allow_remote, args.allowed_host)
+    elif args.allow_remote or args.auth_token or args.allowed_host:
+        raise ValueError("--allow-remote, --auth-token and --allowed-host need --transport http")
+    is_loopback_host = is_loopback(args.host)
+    restart = _restart_policy(args)
+    query_length = args.max_query_length or DEFAULT_MAX_QUERY_LENGTH
     settings = load_settings()
     backend, index = _open_index(args, settings)
     max_results = args.max_results or settings.max_results
@@ -153,21 +251,45 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         from toolscout_mcp.gateway import Gateway
         from toolscout_mcp.hub import McpToolHub
 
-        async with McpToolHub(servers, index, always_namespace=args.always_namespace) as hub:
+        hub = McpToolHub(
+            servers,
+            index,
+            always_namespace=args.always_namespace,
+            restart=restart,
+            max_result_bytes=args.max_result_bytes or DEFAULT_MAX_RESULT_BYTES,
+            log=_log,
+        )
+        gateway = Gateway(
+            hub,
+            progressive=args.progressive,
+            max_results=max_results,
+            max_results_limit=limit,
+            max_loaded_tools=loaded,
+            max_query_length=query_length,
+        )
+        async with hub:
             _log(_summary(hub, backend))
-            gateway = Gateway(
-                hub,
-                progressive=args.progressive,
-                max_results=max_results,
-                max_results_limit=limit,
-                max_loaded_tools=loaded,
-            )
             if args.transport == "stdio":
                 await gateway.serve_stdio()
-            else:
-                await gateway.serve_http(
-                    args.host, args.port, args.path, on_ready=lambda url: _log(f"serving {url}")
-                )
+                return
+
+            def ready(url: str) -> None:
+                _log(f"serving {url}")
+                if not is_loopback_host:
+                    _log(
+                        "accepting Host names: " + ", ".join(gateway.allowed_hosts) + " "
+                        "(add the name clients use with --allowed-host); bearer token required"
+                    )
+
+            await gateway.serve_http(
+                args.host,
+                args.port,
+                args.path,
+                on_ready=ready,
+                auth_token=token,
+                allow_remote=args.allow_remote,
+                allowed_hosts=args.allowed_host,
+            )
 
     try:
         anyio.run(serve)
@@ -185,6 +307,7 @@ def cmd_tools(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout.tokens import tool_tokens
 
     from toolscout_mcp.servers import load_servers
+    from toolscout_mcp.upstream import RestartPolicy
 
     servers = load_servers(args.config)
     settings = load_settings()
@@ -193,13 +316,21 @@ def cmd_tools(args: argparse.Namespace, out: TextIO) -> int:
     async def collect() -> dict[str, Any]:
         from toolscout_mcp.hub import McpToolHub
 
-        async with McpToolHub(servers, index, always_namespace=args.always_namespace) as hub:
+        hub = McpToolHub(
+            servers,
+            index,
+            always_namespace=args.always_namespace,
+            restart=RestartPolicy(enabled=False),  # one look at each server, no retries
+            log=_log,
+        )
+        async with hub:
             return {
                 "servers": hub.status(),
                 "tools": [
                     {"name": t.name, "server": t.server, "summary": t.reference.summary}
                     for t in hub.tools.values()
                 ],
+                "collisions": [collision.to_dict() for collision in hub.collisions],
                 "tool_tokens": tool_tokens(hub.references),
                 "index_ms": hub.index_ms,
             }
@@ -218,6 +349,10 @@ def cmd_tools(args: argparse.Namespace, out: TextIO) -> int:
         out.write(line + (f" ({server['error']})" if server["error"] else "") + "\n")
     for tool in data["tools"]:
         out.write(f"  {tool['name']}  [{tool['server']}]  {tool['summary']}\n")
+    if data["collisions"]:
+        out.write("renamed or left out:\n")
+        for collision in data["collisions"]:
+            out.write(f"  {collision['server']}: {collision['reason']}\n")
     out.write(
         f"{len(data['tools'])} tools, {data['tool_tokens']:,} tokens of tool definitions "
         f"(o200k_base); indexed with {backend} in {data['index_ms']:.0f} ms\n"

@@ -9,31 +9,57 @@ Clients see two tools instead of every upstream tool:
 
 In progressive mode the tools a client found are also added to that client's own
 `tools/list` (announced with `notifications/tools/list_changed`) and can be called directly.
-Failures stay local: an unknown tool, bad arguments, or a server that is down or too slow
-come back as MCP tool errors (`isError: true`) naming the problem.
+Failures stay local: an unknown tool, bad arguments, a query over `max_query_length`, a
+result over the hub's `max_result_bytes`, or a server that is down or too slow come back as
+MCP tool errors (`isError: true`) naming the problem, and the gateway keeps serving.
+
+Over HTTP the gateway listens on loopback unless told otherwise: another host needs
+`allow_remote=True` and a bearer token, checked on every request, and the Host and Origin
+headers are checked against the names the gateway is reached by.
 """
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import json
 import socket
 import sys
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import anyio
 import mcp.types as types
+from mcp import MCPError
 from mcp.server.lowlevel import NotificationOptions, Server
-from toolscout.errors import ToolscoutError
+from toolscout.errors import ConfigError, ToolscoutError
+from toolscout.types import MAX_QUERY_LENGTH
 
 from toolscout_mcp.hub import HubTool, McpToolHub
 
-__all__ = ["CALL_TOOL", "SEARCH_TOOL", "Gateway"]
+__all__ = [
+    "AUTH_TOKEN_ENV",
+    "CALL_TOOL",
+    "DEFAULT_MAX_QUERY_LENGTH",
+    "MIN_AUTH_TOKEN_LENGTH",
+    "SEARCH_TOOL",
+    "Gateway",
+    "is_loopback",
+]
 
 SEARCH_TOOL = "search_tools"
 CALL_TOOL = "call_tool"
+
+#: Default longest `search_tools` query, in characters (core's own limit is
+#: `toolscout.types.MAX_QUERY_LENGTH`, 16,384): a capability is a few words, and a long
+#: query costs every client sharing the gateway search time.
+DEFAULT_MAX_QUERY_LENGTH = 2_048
+#: The environment variable `toolscout mcp serve` reads the HTTP bearer token from.
+AUTH_TOKEN_ENV = "TOOLSCOUT_MCP_AUTH_TOKEN"
+#: Shortest bearer token accepted for a non-loopback host.
+MIN_AUTH_TOKEN_LENGTH = 16
 
 INSTRUCTIONS = (
     "This server fronts several MCP servers whose tools are not listed up front. When you "
@@ -62,13 +88,17 @@ class _ClientState:
     def __init__(self, connection: Any) -> None:
         self.connection = connection
         self.discovered: OrderedDict[str, str] = OrderedDict()  # tool name -> its server
+        # One search at a time per client: a client flooding the gateway with searches
+        # waits for its own, while every other client's run alongside.
+        self.searching = anyio.Lock()
 
 
 class Gateway:
     """An MCP server over an entered `McpToolHub`.
 
     `max_results` is the default result count of `search_tools`, `max_results_limit` the
-    most a client may ask for. In `progressive` mode each client keeps at most
+    most a client may ask for, `max_query_length` the longest query it may send (at most
+    core's `MAX_QUERY_LENGTH`). In `progressive` mode each client keeps at most
     `max_loaded_tools` discovered tools, dropping the least recently found first.
     """
 
@@ -80,6 +110,7 @@ class Gateway:
         max_results: int = 5,
         max_results_limit: int = 20,
         max_loaded_tools: int = 32,
+        max_query_length: int = DEFAULT_MAX_QUERY_LENGTH,
         name: str = "toolscout",
     ) -> None:
         if not 1 <= max_results <= max_results_limit:
@@ -89,11 +120,17 @@ class Gateway:
             )
         if max_loaded_tools < 1:
             raise ValueError(f"max_loaded_tools must be at least 1, got {max_loaded_tools}")
+        if not 1 <= max_query_length <= MAX_QUERY_LENGTH:
+            raise ValueError(
+                f"max_query_length must be between 1 and {MAX_QUERY_LENGTH:,} (core's limit), "
+                f"got {max_query_length}"
+            )
         self.hub = hub
         self.progressive = progressive
         self.max_results = max_results
         self.max_results_limit = max_results_limit
         self.max_loaded_tools = max_loaded_tools
+        self.max_query_length = max_query_length
         self._clients: weakref.WeakKeyDictionary[Any, _ClientState] = weakref.WeakKeyDictionary()
         self.server: Server[Any] = Server(
             name,
@@ -121,6 +158,7 @@ class Gateway:
                 "properties": {
                     "query": {
                         "type": "string",
+                        "maxLength": self.max_query_length,
                         "description": "what the tool should do, e.g. 'create a calendar event'",
                     },
                     "max_results": {
@@ -226,6 +264,8 @@ class Gateway:
             return tool_error(f"unknown tool {params.name!r}; this gateway offers {hint}")
         except (ToolscoutError, KeyError, ValueError, TypeError) as error:
             return tool_error(str(error))
+        except MCPError as error:  # the upstream answered the call with a protocol error
+            return tool_error(f"the MCP server refused the call: {error.error.message}")
 
     def _call_arguments(self, arguments: Mapping[str, Any]) -> tuple[str, Any]:
         unexpected = sorted(set(arguments) - {"name", "arguments"})
@@ -263,6 +303,12 @@ class Gateway:
                 "search_tools needs query: a short description of the capability, e.g. "
                 '{"query": "send a chat message"}'
             )
+        if len(query) > self.max_query_length:
+            raise ValueError(
+                f"search_tools query is {len(query):,} characters long; this gateway takes at "
+                f"most {self.max_query_length:,} (max_query_length): describe the capability "
+                'in a few words, e.g. {"query": "send a chat message"}'
+            )
         limit = arguments.get("max_results", self.max_results)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValueError(f"max_results must be a whole number of at least 1, got {limit!r}")
@@ -270,7 +316,8 @@ class Gateway:
         server = arguments.get("server")
         if server is not None and not isinstance(server, str):
             raise ValueError(f"server must be a server name, got {server!r}")
-        found = await self.hub.search(query, limit, server=server)
+        async with self._client(ctx).searching:
+            found = await self.hub.search(query, limit, server=server)
         payload: dict[str, Any] = {"tools": [self._describe(tool) for tool in found]}
         failures = self.hub.failures
         if failures:
@@ -324,14 +371,30 @@ class Gateway:
         port: int = 8765,
         path: str = "/mcp",
         on_ready: Callable[[str], None] | None = None,
+        *,
+        auth_token: str | None = None,
+        allow_remote: bool = False,
+        allowed_hosts: Sequence[str] = (),
     ) -> None:
         """Serve streamable HTTP at `http://host:port/path`; port 0 picks a free port.
 
         `on_ready(url)` is called once the socket listens, with the actual URL.
+
+        A `host` other than loopback (`127.0.0.1`, `::1`, `localhost`) is refused unless
+        `allow_remote` is true and `auth_token` is given (at least 16 characters): every
+        request must then carry `Authorization: Bearer <auth_token>`. A token on loopback
+        is checked too. The Host header must name loopback, the bound host or one of
+        `allowed_hosts` (with any port), and an Origin header, when sent, one of those.
         """
         import uvicorn
 
-        app = self.server.streamable_http_app(streamable_http_path=path, host=host)
+        security, hosts = http_security(host, auth_token, allow_remote, allowed_hosts)
+        app: Any = self.server.streamable_http_app(
+            streamable_http_path=path, host=host, transport_security=security
+        )
+        if auth_token:
+            app = BearerAuth(app, auth_token)
+        self.allowed_hosts = hosts
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -350,3 +413,125 @@ class Gateway:
                 on_ready(f"http://{shown}:{bound}{path}")
         else:
             await server.serve([sock])
+
+
+# --- HTTP: who may connect ---------------------------------------------------------------
+
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` (an address or a name) is reachable from this machine only."""
+    name = host.strip("[]")
+    if name.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        pass
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(name, None)}
+    except OSError:
+        return False  # binding fails later with the resolver's own message
+    return bool(addresses) and all(
+        ipaddress.ip_address(str(a).split("%")[0]).is_loopback for a in addresses
+    )
+
+
+def http_security(
+    host: str, auth_token: str | None, allow_remote: bool, allowed_hosts: Sequence[str]
+) -> tuple[Any, list[str]]:
+    """The SDK's Host/Origin settings for serving on `host`, after checking the opt-ins.
+
+    Returns the settings and the host names accepted. Raises `ConfigError` for a
+    non-loopback host without `allow_remote` or without a long enough token.
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    if not is_loopback(host):
+        if not allow_remote:
+            raise ConfigError(
+                f"--host {host} accepts connections from other machines; to serve beyond "
+                "this one, pass --allow-remote with a bearer token (--auth-token, or "
+                f"{AUTH_TOKEN_ENV} in the environment), or bind 127.0.0.1"
+            )
+        if not auth_token:
+            raise ConfigError(
+                f"--allow-remote needs a bearer token every client must send: set "
+                f"{AUTH_TOKEN_ENV} (or --auth-token), e.g. to the output of "
+                "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+            )
+    if auth_token is not None and len(auth_token) < MIN_AUTH_TOKEN_LENGTH:
+        raise ConfigError(
+            f"the bearer token is {len(auth_token)} characters long; use at least "
+            f"{MIN_AUTH_TOKEN_LENGTH}, e.g. the output of "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
+    names: list[str] = list(_LOOPBACK_NAMES)
+    bound = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    wildcard = host.strip("[]") in ("0.0.0.0", "::", "")
+    if not wildcard and bound not in names:
+        names.append(bound)
+    for extra in allowed_hosts:
+        extra = extra.strip()
+        if not extra or "/" in extra:
+            raise ConfigError(
+                f"--allowed-host takes a host name or address as clients write it in the "
+                f"URL (gateway.example.com, 192.168.1.5), got {extra!r}"
+            )
+        if extra not in names:
+            names.append(extra)
+    settings = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[form for name in names for form in (name, f"{name}:*")],
+        allowed_origins=[
+            f"{scheme}://{name}{port}"
+            for name in names
+            for scheme in ("http", "https")
+            for port in ("", ":*")
+        ],
+    )
+    return settings, names
+
+
+class BearerAuth:
+    """ASGI middleware: every HTTP request needs `Authorization: Bearer <token>`."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self._token = token.encode()
+
+    def __getattr__(self, name: str) -> Any:  # uvicorn and Starlette reach through
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not self._authorized(scope):
+            body = json.dumps(
+                {
+                    "error": "unauthorized",
+                    "message": "this gateway needs an Authorization: Bearer <token> header "
+                    "with its token",
+                }
+            ).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"www-authenticate", b'Bearer realm="toolscout-mcp"'),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+    def _authorized(self, scope: Any) -> bool:
+        for key, value in scope.get("headers", ()):
+            if key.lower() == b"authorization":
+                scheme, _, credentials = bytes(value).partition(b" ")
+                if scheme.lower() == b"bearer":
+                    return hmac.compare_digest(credentials.strip(), self._token)
+        return False

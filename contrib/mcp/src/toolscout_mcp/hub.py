@@ -1,11 +1,22 @@
 """`McpToolHub`: the tools of several MCP servers, indexed in one toolscout backend.
 
 The hub connects to every configured server at once, lists their tools and indexes them,
-named `server__tool` where two servers offer the same name (or always, with
-`always_namespace=True`), with the server and its own name for the tool kept in each
-reference's metadata. A call goes to the owning server under the original name. When a
-server sends `notifications/tools/list_changed`, its tools are listed again and the index
-rebuilt; a server that fails to start or dies takes only its own tools with it.
+with the server and its own name for the tool kept in each reference's metadata. A call
+goes to the owning server under the original name. When a server sends
+`notifications/tools/list_changed`, its tools are listed again and the index rebuilt; a
+server that fails to start or dies takes only its own tools with it, and is started again
+with backoff (`RestartPolicy`), its tools re-indexed when it is back.
+
+Names: a tool keeps its own name unless another server offers the same name, or the name
+begins with a configured server's prefix (`beta__send`: the `beta__` namespace belongs to
+server `beta`, whoever declares it); such tools are named `server__tool` after their own
+server (`alpha__beta__send`), or every tool is, with `always_namespace=True`.
+`server__tool` always means that server's tool: `beta__send` reaches beta's `send` even
+while it is listed as `send`. Each renaming is reported in `collisions`.
+
+The index holds exactly the hub's current tools, in a session of its own
+(`toolscout-mcp-N`), replaced whole when tools change. Sessions an earlier hub left in a
+persistent index (a gateway killed with `kill -9`) are removed when the hub starts.
 
     async with McpToolHub(load_servers("servers.json")) as hub:
         found = await hub.search("create an issue in the tracker")
@@ -16,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -28,9 +40,10 @@ from toolscout.errors import ToolscoutError
 from toolscout.types import ToolReference, ToolSearchRequest, thaw
 
 from toolscout_mcp.servers import ServerConfig
-from toolscout_mcp.upstream import ServerUnavailable, Upstream
+from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
+from toolscout_mcp.upstream import RestartPolicy, ServerUnavailable, Upstream, _log_to_stderr
 
-__all__ = ["HubTool", "McpToolError", "McpToolHub", "UnknownTool", "namespaced"]
+__all__ = ["Collision", "HubTool", "McpToolError", "McpToolHub", "UnknownTool", "namespaced"]
 
 #: Separator between server and tool in a namespaced name (`github__create_issue`).
 SEPARATOR = "__"
@@ -64,6 +77,29 @@ class HubTool:
         return self.definition.model_copy(update={"name": self.name})
 
 
+@dataclass(frozen=True)
+class Collision:
+    """A tool that could not keep its own name, the name it got, and why."""
+
+    server: str
+    tool: str
+    name: str | None
+    """The name clients use; None when the tool was left out (a repeated name)."""
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"server": self.server, "tool": self.tool, "name": self.name, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class _View:
+    """The tools and the index session that holds exactly them, swapped as one."""
+
+    session: str | None
+    tools: dict[str, HubTool]
+    by_server: dict[str, dict[str, HubTool]]
+
+
 def namespaced(server: str, tool: str) -> str:
     return f"{server}{SEPARATOR}{tool}"
 
@@ -92,6 +128,13 @@ class McpToolHub:
     `index` is any `ToolIndex`; without one, `backend` (default: the configured backend,
     regex unless set) is loaded with `options`. Use as `async with`: entering starts every
     server concurrently and returns once each is ready or has failed (`failures`).
+
+    `restart` says when a server that died or failed to start is started again (default:
+    after 1 s, doubling to at most 60 s); `max_result_bytes` is the largest tool result
+    accepted from a server (bigger ones are dropped unread: `ResultTooLarge`);
+    `session_prefix` names the hub's index sessions (`PREFIX-N`): give two hubs sharing a
+    persistent index different prefixes, since a hub removes its prefix's old sessions when
+    it starts. `log` takes the hub's one-line notices (default: stderr).
     """
 
     SESSION_PREFIX = "toolscout-mcp"
@@ -105,24 +148,45 @@ class McpToolHub:
         options: Mapping[str, Any] | None = None,
         always_namespace: bool = False,
         errlog: TextIO | None = None,
+        restart: RestartPolicy | None = None,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+        session_prefix: str | None = None,
+        log: Callable[[str], None] | None = None,
     ) -> None:
         names = [server.name for server in servers]
         duplicates = sorted(name for name, count in Counter(names).items() if count > 1)
         if duplicates:
             raise ValueError(f"server names must be unique; repeated: {', '.join(duplicates)}")
+        if max_result_bytes < 1:
+            raise ValueError(f"max_result_bytes must be at least 1, got {max_result_bytes}")
+        prefix = session_prefix if session_prefix is not None else self.SESSION_PREFIX
+        if not prefix or not isinstance(prefix, str):
+            raise ValueError(f"session_prefix must be a non-empty string, got {prefix!r}")
         self.index = index if index is not None else _open_index(backend, options)
         self._owns_index = index is None
         self.always_namespace = always_namespace
+        self.session_prefix = prefix
+        self._own_session = re.compile(rf"{re.escape(prefix)}-\d+")
+        self._log = log or _log_to_stderr
         self.upstreams: dict[str, Upstream] = {
-            server.name: Upstream(server, self._server_changed, errlog=errlog or sys.stderr)
+            server.name: Upstream(
+                server,
+                self._server_changed,
+                errlog=errlog or sys.stderr,
+                restart=restart,
+                max_result_bytes=max_result_bytes,
+                log=self._log,
+            )
             for server in servers
         }
-        self._tools: dict[str, HubTool] = {}
+        self._view = _View(None, {}, {})
+        #: Tools that could not keep their own name (see the module docstring).
+        self.collisions: list[Collision] = []
+        #: Sessions and tools of an earlier hub removed from the index at start.
+        self.removed_stale: tuple[int, int] = (0, 0)
         # Tools of servers that died, by name: a call to one gets its server's error.
         self._orphans: dict[str, str] = {}
-        self._by_server: dict[str, dict[str, HubTool]] = {}
         self._generation = itertools.count()
-        self._session: str | None = None
         self._reindex_lock = anyio.Lock()
         self._listeners: list[Listener] = []
         self._task_group: anyio.abc.TaskGroup | None = None
@@ -132,6 +196,7 @@ class McpToolHub:
     # --- lifecycle ---------------------------------------------------------------------
 
     async def __aenter__(self) -> McpToolHub:
+        await anyio.to_thread.run_sync(self.reconcile)
         self._task_group = anyio.create_task_group()
         await self._task_group.__aenter__()
         for upstream in self.upstreams.values():
@@ -151,8 +216,9 @@ class McpToolHub:
             await self._task_group.__aexit__(None, None, None)
         finally:
             self._task_group = None
-            if self._session is not None:
-                self.index.clear_index(self._session)
+            if self._view.session is not None:
+                self.index.clear_index(self._view.session)
+                self._view = _View(None, {}, {})
             if self._owns_index:
                 close = getattr(self.index, "close", None)
                 if callable(close):
@@ -167,47 +233,62 @@ class McpToolHub:
     @property
     def tools(self) -> dict[str, HubTool]:
         """Every available tool by the name clients use."""
-        return dict(self._tools)
+        return dict(self._view.tools)
 
     @property
     def references(self) -> list[ToolReference]:
-        return [tool.reference for tool in self._tools.values()]
+        return [tool.reference for tool in self._view.tools.values()]
+
+    @property
+    def session(self) -> str | None:
+        """The index session holding the hub's tools (None before the first index)."""
+        return self._view.session
 
     @property
     def failures(self) -> dict[str, str]:
-        """Servers that failed to start or died, with the reason."""
+        """Servers that are down (failed to start, or died and not back yet), with why."""
         return {
-            name: upstream.error or upstream.state
+            name: upstream.error
             for name, upstream in self.upstreams.items()
-            if upstream.state == "failed"
+            if upstream.state != "ready" and upstream.error
         }
 
     def status(self) -> list[dict[str, Any]]:
-        """Per server: its state, tool count and error, for display."""
+        """Per server: its state, tool count, restarts and error, for display."""
+        by_server = self._view.by_server
         return [
             {
                 "server": name,
                 "state": upstream.state,
-                "tools": len(self._by_server.get(name, {})),
+                "tools": len(by_server.get(name, {})),
+                "restarts": upstream.restarts,
                 "error": upstream.error,
             }
             for name, upstream in self.upstreams.items()
         ]
 
     def get(self, name: str) -> HubTool:
-        """The tool clients call `name`, or `UnknownTool` / `ServerUnavailable` saying why not."""
-        tool = self._tools.get(name)
+        """The tool clients call `name`, or `UnknownTool` / `ServerUnavailable` saying why not.
+
+        `server__tool` always reaches that server's tool, whatever name it is listed under.
+        """
+        view = self._view
+        tool = view.tools.get(name)
         if tool is not None:
             return tool
-        server, sep, _rest = name.partition(SEPARATOR)
+        server, sep, rest = name.partition(SEPARATOR)
+        if sep and server in self.upstreams:
+            own = view.by_server.get(server, {}).get(rest)
+            if own is not None:
+                return own
         upstream = self.upstreams.get(self._orphans.get(name) or (server if sep else ""))
         if upstream is not None and upstream.state != "ready":
             raise upstream.unavailable()
         candidates = sorted(
-            t.name
-            for tools in self._by_server.values()
-            for t in tools.values()
-            if t.original == name
+            tool.name
+            for tools in view.by_server.values()
+            for tool in tools.values()
+            if tool.original == name
         )
         if candidates:
             raise UnknownTool(
@@ -227,23 +308,108 @@ class McpToolHub:
         for listener in list(self._listeners):
             await listener(upstream.name)
 
-    def _collect(self) -> tuple[dict[str, HubTool], dict[str, dict[str, HubTool]]]:
-        offered = [
-            (upstream.name, tool)
-            for upstream in self.upstreams.values()
-            if upstream.state == "ready"
-            for tool in upstream.tools
-        ]
-        counts = Counter(tool.name for _server, tool in offered)
+    def _collect(
+        self,
+    ) -> tuple[dict[str, HubTool], dict[str, dict[str, HubTool]], list[Collision]]:
+        """Name every ready server's tools (the rules are in the module docstring).
+
+        Deterministic: the result depends only on the configured servers, their order and
+        the tools each lists, never on which server came up first.
+        """
+        prefixes = tuple(namespaced(name, "") for name in self.upstreams)
+        collisions: list[Collision] = []
+        offered: list[tuple[str, types.Tool]] = []
+        for upstream in self.upstreams.values():
+            if upstream.state != "ready":
+                continue
+            seen: set[str] = set()
+            for tool in upstream.tools:
+                if tool.name in seen:
+                    collisions.append(
+                        Collision(
+                            upstream.name,
+                            tool.name,
+                            None,
+                            f"server {upstream.name!r} lists {tool.name!r} more than once; "
+                            "the first definition is kept",
+                        )
+                    )
+                    continue
+                seen.add(tool.name)
+                offered.append((upstream.name, tool))
+        owners: dict[str, list[str]] = {}
+        for server, tool in offered:
+            owners.setdefault(tool.name, []).append(server)
         tools: dict[str, HubTool] = {}
         by_server: dict[str, dict[str, HubTool]] = {}
         for server, tool in offered:
-            collides = counts[tool.name] > 1
-            name = namespaced(server, tool.name) if collides or self.always_namespace else tool.name
+            shared = len(owners[tool.name]) > 1
+            claimed = next((p for p in prefixes if tool.name.startswith(p)), None)
+            if shared or claimed is not None or self.always_namespace:
+                name = namespaced(server, tool.name)
+            else:
+                name = tool.name
+            if claimed is not None:
+                collisions.append(
+                    Collision(
+                        server,
+                        tool.name,
+                        name,
+                        f"{tool.name!r} begins with {claimed!r}, the namespace of server "
+                        f"{claimed[: -len(SEPARATOR)]!r}; named {name!r} after its own server",
+                    )
+                )
+            elif shared and not self.always_namespace:
+                collisions.append(
+                    Collision(
+                        server,
+                        tool.name,
+                        name,
+                        f"{tool.name!r} is offered by {', '.join(owners[tool.name])}; "
+                        f"named {name!r}",
+                    )
+                )
             hub_tool = HubTool(name, server, tool.name, tool, _reference(name, server, tool))
             tools[name] = hub_tool
             by_server.setdefault(server, {})[tool.name] = hub_tool
-        return tools, by_server
+        return tools, by_server, collisions
+
+    def reconcile(self) -> tuple[int, int]:
+        """Remove this hub's sessions left in the index by an earlier run.
+
+        A hub that was killed (not left with `async with`) leaves its session in a
+        persistent index; its tools would be found by nobody's search yet fill the index.
+        Only sessions named like this hub's (`session_prefix-N`) are removed. Returns how
+        many sessions and tools were removed (also kept in `removed_stale`).
+        """
+        list_sessions = getattr(self.index, "sessions", None)
+        if not callable(list_sessions):
+            return self.removed_stale
+        current = self._view.session
+        stale = [s for s in list_sessions() if self._own_session.fullmatch(s) and s != current]
+        tools = 0
+        count_tools = getattr(self.index, "tools", None)
+        for session in stale:
+            if callable(count_tools):
+                tools += len(count_tools(session))
+            self.index.clear_index(session)
+        self.removed_stale = (len(stale), tools)
+        if stale:
+            self._log(
+                f"removed {len(stale)} index session(s) with {tools} tool(s) left by an "
+                f"earlier run that did not exit cleanly ({', '.join(sorted(stale)[:5])})"
+            )
+        return self.removed_stale
+
+    def _fill(self, session: str, references: list[ToolReference]) -> None:
+        """Make `session` hold exactly `references` (a session left over is emptied first)."""
+        replace = getattr(self.index, "replace_tools", None)
+        if callable(replace):
+            replace(session, references)
+            return
+        self.index.clear_index(session)
+        if references:
+            self.index.index_tools(session, references)
 
     async def reindex(self) -> None:
         """Rebuild the index from every ready server's current tools.
@@ -252,44 +418,48 @@ class McpToolHub:
         complete, so a search running meanwhile sees the old tools, never a half-built set.
         """
         async with self._reindex_lock:
-            tools, by_server = self._collect()
-            session = f"{self.SESSION_PREFIX}-{next(self._generation)}"
+            tools, by_server, collisions = self._collect()
+            session = f"{self.session_prefix}-{next(self._generation)}"
             references = [tool.reference for tool in tools.values()]
             start = anyio.current_time()
-            await anyio.to_thread.run_sync(self.index.index_tools, session, references)
+            await anyio.to_thread.run_sync(self._fill, session, references)
             self.index_ms = (anyio.current_time() - start) * 1000.0
-            old, self._session = self._session, session
-            for name, tool in self._tools.items():
-                if name not in tools and self.upstreams[tool.server].state == "failed":
+            old = self._view
+            for name, tool in old.tools.items():
+                if name not in tools and self.upstreams[tool.server].state != "ready":
                     self._orphans[name] = tool.server
             for name in tools:
                 self._orphans.pop(name, None)
-            self._tools, self._by_server = tools, by_server
-            if old is not None:
-                await anyio.to_thread.run_sync(self.index.clear_index, old)
+            self._view = _View(session, tools, by_server)
+            self.collisions = collisions
+            if old.session is not None:
+                await anyio.to_thread.run_sync(self.index.clear_index, old.session)
 
     # --- search and call ---------------------------------------------------------------
 
     async def search(
         self, query: str, max_results: int = 5, *, server: str | None = None
     ) -> list[HubTool]:
-        """The best-matching tools for `query`, best first; `server` keeps one server's."""
-        session = self._session
-        if session is None or not self._tools:
-            return []
+        """The best-matching tools for `query`, best first; `server` keeps one server's.
+
+        The index session holds exactly the hub's tools, and a server is kept by a metadata
+        filter the index applies before its result limit, so `max_results` hits come back
+        whenever that many tools match. A query over `toolscout.types.MAX_QUERY_LENGTH` is
+        a `ValueError`.
+        """
         if server is not None and server not in self.upstreams:
             raise ValueError(f"unknown server {server!r}; configured: {', '.join(self.upstreams)}")
-        tools = self._tools
-        if server is None:
-            request = ToolSearchRequest(session, query, max_results)
-        elif self.index.capabilities.metadata_filter:
-            request = ToolSearchRequest(session, query, max_results, {"server": server})
-        else:
-            # No filter in the backend: rank everything, then keep that server's tools.
-            request = ToolSearchRequest(session, query, len(tools))
+        view = self._view
+        if view.session is None or not view.tools:
+            return []
+        wanted = {"server": server} if server is not None else None
+        filtered = wanted is not None and not self.index.capabilities.metadata_filter
+        # An index without metadata filters ranks everything; the server is kept below.
+        limit = len(view.tools) if filtered else max_results
+        request = ToolSearchRequest(view.session, query, limit, None if filtered else wanted)
         response = await anyio.to_thread.run_sync(self.index.search, request)
-        found = [tools[name] for name in response.names if name in tools]
-        if server is not None:
+        found = [view.tools[name] for name in response.names if name in view.tools]
+        if filtered:
             found = [tool for tool in found if tool.server == server]
         return found[:max_results]
 
@@ -339,7 +509,7 @@ class McpToolHub:
 
         return ToolRegistry(
             Tool.from_definition(tool.reference, dispatch, dispatch=True)
-            for tool in self._tools.values()
+            for tool in self._view.tools.values()
         )
 
 

@@ -36,8 +36,10 @@ __all__ = [
 DEFAULT_CALL_TIMEOUT = 60.0
 DEFAULT_STARTUP_TIMEOUT = 30.0
 
-#: A server name becomes a tool-name prefix (`server__tool`), so it stays identifier-like.
+#: A server name becomes a tool-name prefix (`server__tool`), so it stays identifier-like,
+#: and has no `__` and no trailing `_`, so `server__tool` splits one way only.
 _SERVER_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+SEPARATOR = "__"
 
 
 class ServerConfig(BaseModel):
@@ -104,6 +106,12 @@ def parse_servers(data: object, source: str = "the configuration") -> list[Serve
             raise ConfigError(
                 f"{source}: server name {name!r} must use only letters, digits, '_', '-' and "
                 "'.', because it prefixes tool names (server__tool)"
+            )
+        if SEPARATOR in name or name.endswith("_"):
+            raise ConfigError(
+                f"{source}: server name {name!r} must not contain '__' or end with '_': it "
+                "prefixes tool names as server__tool, and each such name must point to one "
+                f"server; rename it (e.g. {name.replace(SEPARATOR, '-').rstrip('_') or 'server'!r})"
             )
         if not isinstance(entry, Mapping):
             raise ConfigError(f"{source}: server {name!r} must be a JSON object")
