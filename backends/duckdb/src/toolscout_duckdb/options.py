@@ -2,8 +2,8 @@
 
 The shared vocabulary (`path`, `name_weight`, `parameters_weight`, `description_weight`,
 `stemming`, `stop_words`, `min_score`, `max_results`) comes from
-`toolscout.options.PersistentOptions`; this backend adds BM25's `k1` and `b` and the
-`scoring` mode.
+`toolscout.options.PersistentOptions`; this backend weighs parameters at 0.5 instead of 1,
+and adds BM25's `k1` and `b` and the `scoring` mode.
 """
 
 from __future__ import annotations
@@ -26,6 +26,11 @@ class DuckDBOptions(PersistentOptions):
     `path` is a DuckDB database file; none (or ":memory:") keeps the index in memory.
     """
 
+    # Tuned on BFCL, confirmed on Seal-Tools (docs/backends/duckdb.md): parameter text is
+    # long and repetitive, so at full weight it drowns the name and description.
+    parameters_weight: float = Field(
+        0.5, ge=0, description="Weight of a match in parameter names and descriptions."
+    )
     scoring: Literal["cache", "sql"] = Field(
         "cache",
         description="`cache`: BM25F in process over each set's precomputed postings (fast); "
