@@ -23,12 +23,19 @@ import toolscout
 from pydantic import BaseModel, ConfigDict, Field
 from toolscout import ConfigError, UnknownEmbedderError
 from toolscout.embedders import (
+    CACHE_DIR_ENV,
+    CACHE_MAX_MB_ENV,
     DEFAULT_EMBEDDER,
     Embedder,
     EmbeddingCache,
+    cache_max_bytes,
+    cache_root,
     check_matrix,
+    clear_disk_cache,
+    disk_cache_stats,
     load_embedder,
     shared_cache,
+    vector_cache_dir,
 )
 from toolscout.plugins import registry
 from toolscout.text import words
@@ -232,7 +239,8 @@ def test_check_matrix_converts_to_float32(embedder: HashingEmbedder) -> None:
     assert matrix.dtype == np.float32 and matrix.flags.c_contiguous
 
 
-def test_shared_cache_is_one_per_directory(tmp_path: Path) -> None:
+def test_shared_cache_is_one_per_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "default"))
     assert shared_cache() is shared_cache()
     assert shared_cache(tmp_path) is shared_cache(str(tmp_path))
     assert shared_cache(tmp_path) is not shared_cache()
@@ -306,8 +314,8 @@ def test_unknown_embedder_lists_the_installed_ones() -> None:
         load_embedder("hashingg")
 
 
-def test_default_embedder_is_the_first_party_sentence_transformers() -> None:
-    assert DEFAULT_EMBEDDER == "sentence-transformers"
+def test_default_embedder_is_the_first_party_torch_free_onnx() -> None:
+    assert DEFAULT_EMBEDDER == "onnx"
     assert DEFAULT_EMBEDDER in toolscout.plugins.FIRST_PARTY
 
 
@@ -317,3 +325,201 @@ def test_importing_embedders_does_not_import_numpy() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert result.stdout.strip() == "False"
+
+
+# --- the persistent vector cache ------------------------------------------------------
+
+
+@pytest.fixture
+def cache_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """TOOLSCOUT_CACHE_DIR pointing at a fresh directory."""
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "cache"))
+    monkeypatch.delenv(CACHE_MAX_MB_ENV, raising=False)
+    return tmp_path / "cache"
+
+
+def test_the_shared_cache_persists_vectors_by_default(cache_env: Path) -> None:
+    assert vector_cache_dir() == cache_env / "vectors"
+    cache = shared_cache()
+    assert cache.disk is not None and cache.disk.path == cache_env / "vectors" / "vectors.sqlite3"
+
+
+def test_the_default_cache_directory_is_the_user_cache_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv(CACHE_DIR_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    if sys.platform.startswith("linux"):
+        assert cache_root() == tmp_path / "toolscout"
+    assert vector_cache_dir() == cache_root() / "vectors"
+
+
+@pytest.mark.parametrize("value", ["off", "OFF", "none", "0", "false", ""])
+def test_the_vector_cache_can_be_turned_off(
+    value: str, monkeypatch: pytest.MonkeyPatch, embedder: HashingEmbedder
+) -> None:
+    monkeypatch.setenv(CACHE_DIR_ENV, value)
+    assert vector_cache_dir() is None
+    cache = shared_cache()
+    assert cache.disk is None
+    assert cache.embed_documents(embedder, CATALOG).shape == (4, 64)
+
+
+def test_a_later_process_reads_the_vectors_of_the_shared_cache(cache_env: Path) -> None:
+    """The second process embeds nothing: every vector comes from disk."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "from test_embedders import HashingEmbedder, CATALOG;"
+        "from toolscout.embedders import shared_cache;"
+        "e = HashingEmbedder(); shared_cache().embed_documents(e, CATALOG);"
+        "print(e.texts_embedded)"
+    )
+    here = str(Path(__file__).parent)
+    env = {**os.environ, CACHE_DIR_ENV: str(cache_env)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code, here],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            env=env,
+        ).stdout.strip()
+        for _ in range(2)
+    ]
+    assert runs == [str(len(CATALOG)), "0"]
+
+
+def test_the_disk_cache_reports_vectors_per_model_and_clears_one_model(
+    cache_env: Path,
+) -> None:
+    cache = shared_cache()
+    cache.embed_documents(HashingEmbedder(seed="a"), CATALOG)
+    cache.embed_documents(HashingEmbedder(dimension=32, seed="b"), CATALOG[:2])
+    stats = disk_cache_stats()
+    assert stats is not None
+    assert stats["models"] == [
+        {"model": "hashing/32/b", "dimension": 32, "vectors": 2},
+        {"model": "hashing/64/a", "dimension": 64, "vectors": 4},
+    ]
+    assert stats["bytes"] >= 4 * 64 * 4 + 2 * 32 * 4
+    assert clear_disk_cache(model="hashing/32/b") == 2
+    assert [m["model"] for m in disk_cache_stats()["models"]] == ["hashing/64/a"]  # type: ignore[index]
+    assert clear_disk_cache() == 4
+    assert disk_cache_stats()["models"] == []  # type: ignore[index]
+
+
+def test_stats_of_a_cache_never_written_are_none(cache_env: Path) -> None:
+    assert disk_cache_stats() is None
+    assert clear_disk_cache() == 0
+
+
+def test_the_disk_cache_is_bounded_and_evicts_the_least_recently_used(tmp_path: Path) -> None:
+    row = 64 * 4 + 96  # a vector of 64 floats and the fixed cost of a row
+    cache = EmbeddingCache(cache_dir=tmp_path, max_disk_bytes=10 * row, max_documents=0)
+    embedder = HashingEmbedder()
+    first = [f"first tool {n}" for n in range(5)]
+    cache.embed_documents(embedder, first)
+    assert cache.disk is not None
+    # Used two days ago; reading two of them again marks those two used now.
+    with cache.disk._lock:
+        cache.disk._db.execute("UPDATE vectors SET used = used - 2 * 86400")
+    cache.embed_documents(embedder, first[:2])
+    cache.embed_documents(embedder, [f"second tool {n}" for n in range(6)])  # 11 rows > 10
+    stats = cache.disk.stats()
+    assert stats["bytes"] <= 10 * row
+    reader = HashingEmbedder()
+    EmbeddingCache(cache_dir=tmp_path, max_documents=0).embed_documents(reader, first)
+    assert reader.calls == [first[2:]]  # the least recently used were evicted
+
+
+def test_vectors_touched_over_a_day_ago_are_marked_used_again(tmp_path: Path) -> None:
+    cache = EmbeddingCache(cache_dir=tmp_path, max_documents=0)
+    cache.embed_documents(HashingEmbedder(), CATALOG)
+    assert cache.disk is not None
+    with cache.disk._lock:
+        cache.disk._db.execute("UPDATE vectors SET used = 5")
+    cache.embed_documents(HashingEmbedder(), CATALOG[:1])
+    with cache.disk._lock:
+        used = sorted(u for (u,) in cache.disk._db.execute("SELECT used FROM vectors"))
+    assert used[:3] == [5, 5, 5] and used[3] > 5
+
+
+def _write_vectors(directory: str, worker: int, bound: int) -> int:
+    cache = EmbeddingCache(cache_dir=directory, max_disk_bytes=bound, max_documents=0)
+    embedder = HashingEmbedder()
+    for round_ in range(5):
+        texts = [f"shared tool {n}" for n in range(40)]
+        texts += [f"tool {n} of worker {worker} round {round_}" for n in range(40)]
+        matrix = cache.embed_documents(embedder, texts)
+        if not np.allclose(matrix, HashingEmbedder().embed(texts)):
+            return 1
+    cache.close()
+    return 0
+
+
+def test_processes_share_one_disk_cache_safely(tmp_path: Path) -> None:
+    """Four processes write overlapping vectors into one bounded file at once."""
+    import multiprocessing
+
+    bound = 150 * (64 * 4 + 96)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(4) as pool:
+        failures = pool.starmap(_write_vectors, [(str(tmp_path), n, bound) for n in range(4)])
+    assert failures == [0, 0, 0, 0]
+    stats = disk_cache_stats(tmp_path)
+    assert stats is not None and 0 < stats["bytes"] <= bound
+    cache = EmbeddingCache(cache_dir=tmp_path)
+    assert cache.disk is not None
+    with cache.disk._lock:
+        (recount,) = cache.disk._db.execute(
+            "SELECT SUM(length(data)) + COUNT(*) * 96 FROM vectors"
+        ).fetchone()
+    assert recount == stats["bytes"], "the stored size drifted from the rows"
+
+
+def test_a_cache_file_of_the_old_layout_is_read_and_upgraded(tmp_path: Path) -> None:
+    import sqlite3
+
+    vector = HashingEmbedder().embed([CATALOG[0]])[0]
+    key = hashlib.blake2b(f"hashing/64/\x00{CATALOG[0]}".encode(), digest_size=20).hexdigest()
+    with sqlite3.connect(tmp_path / "vectors.sqlite3") as db:
+        db.execute("CREATE TABLE vectors (key TEXT PRIMARY KEY, dim INT, data BLOB)")
+        db.execute("INSERT INTO vectors VALUES (?, 64, ?)", (key, vector.tobytes()))
+    reader = HashingEmbedder()
+    matrix = EmbeddingCache(cache_dir=tmp_path).embed_documents(reader, CATALOG)
+    assert reader.calls == [CATALOG[1:]]
+    np.testing.assert_allclose(matrix[0], vector)
+    stats = disk_cache_stats(tmp_path)
+    assert stats is not None and stats["bytes"] == 4 * (64 * 4 + 96)
+
+
+def test_a_broken_default_cache_file_leaves_vectors_in_memory(
+    cache_env: Path, embedder: HashingEmbedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    (cache_env / "vectors").mkdir(parents=True)
+    (cache_env / "vectors" / "vectors.sqlite3").write_bytes(b"not a database" * 100)
+    cache = shared_cache()
+    assert cache.disk is None
+    assert "vector cache" in caplog.text and CACHE_DIR_ENV in caplog.text
+    assert cache.embed_documents(embedder, CATALOG).shape == (4, 64)
+
+
+def test_a_disk_that_fails_later_leaves_vectors_in_memory(
+    tmp_path: Path, embedder: HashingEmbedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache = EmbeddingCache(cache_dir=tmp_path)
+    assert cache.disk is not None
+    cache.disk.close()  # every later use fails
+    assert cache.embed_documents(embedder, CATALOG).shape == (4, 64)
+    assert cache.disk is None and "kept in memory only" in caplog.text
+
+
+def test_the_disk_bound_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(CACHE_MAX_MB_ENV, raising=False)
+    assert cache_max_bytes() == 512 << 20
+    monkeypatch.setenv(CACHE_MAX_MB_ENV, "1.5")
+    assert cache_max_bytes() == int(1.5 * (1 << 20))
+    monkeypatch.setenv(CACHE_MAX_MB_ENV, "lots")
+    with pytest.raises(ConfigError, match="TOOLSCOUT_CACHE_MAX_MB"):
+        cache_max_bytes()

@@ -9,17 +9,25 @@ name and options.
 Backends do not call `embed` directly: `EmbeddingCache.embed_documents` embeds each distinct
 tool text once per model, across every session and index in the process (and across
 processes with a `cache_dir`), and `EmbeddingCache.embed_query` keeps a bounded cache of
-query vectors. `shared_cache()` is the process-wide instance.
+query vectors. `shared_cache()` is the process-wide instance; it keeps document vectors on
+disk in the user cache directory (`TOOLSCOUT_CACHE_DIR` moves it or, set to `off`, turns
+it off), bounded in size, so a later process does not embed a catalog again.
 
 numpy is imported on first use, so `import toolscout` stays light.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
+import math
+import os
 import sqlite3
+import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,16 +44,24 @@ if TYPE_CHECKING:
     Matrix = npt.NDArray[np.float32]
 
 __all__ = [
+    "CACHE_DIR_ENV",
+    "CACHE_MAX_MB_ENV",
     "DEFAULT_EMBEDDER",
     "Embedder",
     "EmbeddingCache",
+    "cache_max_bytes",
+    "cache_root",
     "check_matrix",
+    "clear_disk_cache",
+    "disk_cache_stats",
     "load_embedder",
     "shared_cache",
+    "vector_cache_dir",
 ]
 
-#: The embedder `load_embedder()` builds when neither the call nor config names one.
-DEFAULT_EMBEDDER = "sentence-transformers"
+#: The embedder `load_embedder()` builds when neither the call nor config names one:
+#: ONNX Runtime, no torch (`toolscout-onnx`).
+DEFAULT_EMBEDDER = "onnx"
 
 
 @runtime_checkable
@@ -92,45 +108,303 @@ def _digest(model_id: str, text: str) -> str:
     return hashlib.blake2b(f"{model_id}\x00{text}".encode(), digest_size=20).hexdigest()
 
 
+#: Moves toolscout's cache directory (vectors, built models); `off` turns the vector cache off.
+CACHE_DIR_ENV = "TOOLSCOUT_CACHE_DIR"
+#: The size bound of the vector cache on disk, in MB.
+CACHE_MAX_MB_ENV = "TOOLSCOUT_CACHE_MAX_MB"
+#: The default size bound of the vector cache on disk: about 300,000 vectors of 384 floats.
+DEFAULT_CACHE_MAX_MB = 512
+_OFF = frozenset({"", "0", "off", "none", "false", "no", "disabled"})
+# Bytes a row costs beside its vector (key, model id, index entries), for the size bound.
+_ROW_OVERHEAD = 96
+# A row's last-use time is rewritten at most this often (a read stays a read).
+_TOUCH_EVERY = 86_400
+_EVICT_TO = 0.8
+
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
+
+
+def _setting(name: str) -> Any:
+    """`name` from toolscout's settings, if core's settings have such a field."""
+    from toolscout.config import Settings, load_settings
+
+    if name not in Settings.model_fields:
+        return None
+    return getattr(load_settings(), name)
+
+
+def _cache_dir_value() -> str | None:
+    value = os.environ.get(CACHE_DIR_ENV)
+    if value is None:
+        configured = _setting("cache_dir")
+        value = None if configured is None else str(configured)
+    return value
+
+
+def _user_cache_dir() -> Path:
+    try:
+        import platformdirs
+    except ImportError:  # platformdirs comes with the embedder plugins; core does without
+        if sys.platform == "darwin":
+            return Path.home() / "Library" / "Caches" / "toolscout"
+        if sys.platform == "win32":
+            base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+            return Path(base) / "toolscout" / "Cache"
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "toolscout"
+    return Path(platformdirs.user_cache_dir("toolscout", appauthor=False))
+
+
+def cache_root() -> Path:
+    """toolscout's cache directory: `TOOLSCOUT_CACHE_DIR`, else the user cache directory
+    (`~/.cache/toolscout` on Linux). Built models live here even when the vector cache is
+    off."""
+    value = _cache_dir_value()
+    if value is None or value.strip().lower() in _OFF:
+        return _user_cache_dir()
+    return Path(value).expanduser()
+
+
+def vector_cache_dir() -> Path | None:
+    """Where `shared_cache()` keeps vectors on disk: `<cache_root>/vectors`, or None when
+    `TOOLSCOUT_CACHE_DIR` is `off` (also `none`, `0`, `false`, empty)."""
+    value = _cache_dir_value()
+    if value is not None and value.strip().lower() in _OFF:
+        return None
+    return cache_root() / "vectors"
+
+
+def cache_max_bytes() -> int:
+    """The size bound of the vector cache on disk: `TOOLSCOUT_CACHE_MAX_MB`, else 512 MB."""
+    value = os.environ.get(CACHE_MAX_MB_ENV)
+    if value is None:
+        configured = _setting("cache_max_mb")
+        value = None if configured is None else str(configured)
+    if value is None:
+        return DEFAULT_CACHE_MAX_MB << 20
+    try:
+        megabytes = float(value)
+    except ValueError:
+        raise ConfigError(
+            f"{CACHE_MAX_MB_ENV}={value!r} is not a number of megabytes (e.g. 512)"
+        ) from None
+    if not megabytes > 0:
+        raise ConfigError(f"{CACHE_MAX_MB_ENV}={value!r} must be more than 0")
+    return int(megabytes * (1 << 20))
+
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS totals (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used)",
+    "CREATE INDEX IF NOT EXISTS vectors_model ON vectors (model)",
+    "CREATE TRIGGER IF NOT EXISTS vectors_added AFTER INSERT ON vectors BEGIN "
+    f"UPDATE totals SET value = value + length(NEW.data) + {_ROW_OVERHEAD} "
+    "WHERE name = 'bytes'; END",
+    "CREATE TRIGGER IF NOT EXISTS vectors_changed AFTER UPDATE OF data ON vectors BEGIN "
+    "UPDATE totals SET value = value + length(NEW.data) - length(OLD.data) "
+    "WHERE name = 'bytes'; END",
+    "CREATE TRIGGER IF NOT EXISTS vectors_removed AFTER DELETE ON vectors BEGIN "
+    f"UPDATE totals SET value = value - length(OLD.data) - {_ROW_OVERHEAD} "
+    "WHERE name = 'bytes'; END",
+)
+
+
 class _DiskStore:
     """Vectors on disk in one SQLite file, keyed by a digest of (model_id, text).
 
-    For long-lived deployments and benchmarks: a restarted process reads the vectors of a
-    catalog it has embedded before instead of running the model again.
+    A restarted process reads the vectors of a catalog it has embedded before instead of
+    running the model again. Safe for concurrent processes: WAL journal, writes in
+    immediate transactions, a busy timeout. The stored size (vectors plus a fixed cost per
+    row) is kept in a `totals` row by triggers; a write that takes it past `max_bytes`
+    removes the least recently used rows down to 80% of it.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, max_bytes: int | None = None) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.path = directory / "vectors.sqlite3"
+        self.max_bytes = max_bytes
         self._lock = threading.Lock()
         # One connection shared by every thread, serialised by the lock.
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, dim INT, data BLOB)"
+        self._db = sqlite3.connect(
+            self.path, check_same_thread=False, isolation_level=None, timeout=60
         )
+        try:
+            self._db.execute("PRAGMA busy_timeout = 60000")
+            self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # new files only
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._migrate()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _migrate(self) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, dim INT, data BLOB, "
+                "model TEXT NOT NULL DEFAULT '', used INTEGER NOT NULL DEFAULT 0)"
+            )
+            columns = {row[1] for row in db.execute("PRAGMA table_info(vectors)")}
+            # Files written before the size bound: no model or last use per row.
+            if "model" not in columns:
+                db.execute("ALTER TABLE vectors ADD COLUMN model TEXT NOT NULL DEFAULT ''")
+            if "used" not in columns:
+                db.execute("ALTER TABLE vectors ADD COLUMN used INTEGER NOT NULL DEFAULT 0")
+            for statement in _SCHEMA:
+                db.execute(statement)
+            db.execute(
+                "INSERT OR IGNORE INTO totals SELECT 'bytes', "
+                f"COALESCE(SUM(length(data)), 0) + COUNT(*) * {_ROW_OVERHEAD} FROM vectors"
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def get_many(self, keys: Sequence[str]) -> dict[str, bytes]:
         found: dict[str, bytes] = {}
+        now = int(time.time())
+        stale: list[str] = []
         with self._lock:
             for start in range(0, len(keys), 500):
                 chunk = list(keys[start : start + 500])
                 marks = ",".join("?" * len(chunk))
                 rows = self._db.execute(
-                    f"SELECT key, data FROM vectors WHERE key IN ({marks})", chunk
+                    f"SELECT key, data, used FROM vectors WHERE key IN ({marks})", chunk
                 )
-                found.update(rows.fetchall())
+                for key, data, used in rows:
+                    found[key] = data
+                    if used < now - _TOUCH_EVERY:
+                        stale.append(key)
+            if stale:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for start in range(0, len(stale), 500):
+                        chunk = stale[start : start + 500]
+                        marks = ",".join("?" * len(chunk))
+                        self._db.execute(
+                            f"UPDATE vectors SET used = ? WHERE key IN ({marks})", [now, *chunk]
+                        )
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
         return found
 
-    def put_many(self, items: Sequence[tuple[str, int, bytes]]) -> None:
+    def put_many(self, items: Sequence[tuple[str, str, int, bytes]]) -> None:
+        """Store `(key, model_id, dimension, vector bytes)` rows."""
+        now = int(time.time())
+        evicted = False
         with self._lock:
-            self._db.execute("BEGIN")
-            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", items)
-            self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(
+                    "INSERT INTO vectors (key, model, dim, data, used) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET dim = excluded.dim, data = excluded.data, "
+                    "used = excluded.used",
+                    [(key, model, dim, data, now) for key, model, dim, data in items],
+                )
+                evicted = self._evict()
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            if evicted:
+                self._db.execute("PRAGMA incremental_vacuum")
+
+    def _evict(self) -> bool:
+        """Remove least recently used rows while over the bound (in the open transaction)."""
+        if self.max_bytes is None:
+            return False
+        target = int(self.max_bytes * _EVICT_TO)
+        evicted = False
+        for _ in range(8):
+            total = self._bytes()
+            if total <= (target if evicted else self.max_bytes):
+                break
+            (rows,) = self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()
+            if not rows:
+                break
+            excess = (total - target) * rows / total
+            self._db.execute(
+                "DELETE FROM vectors WHERE key IN "
+                "(SELECT key FROM vectors ORDER BY used, rowid LIMIT ?)",
+                (max(1, math.ceil(excess)),),
+            )
+            evicted = True
+        return evicted
+
+    def _bytes(self) -> int:
+        row = self._db.execute("SELECT value FROM totals WHERE name = 'bytes'").fetchone()
+        return int(row[0]) if row else 0
+
+    def stats(self) -> dict[str, Any]:
+        """The file, its stored size, its bound and the vectors of each model."""
+        with self._lock:
+            models = self._db.execute(
+                "SELECT model, dim, COUNT(*) FROM vectors GROUP BY model, dim ORDER BY model"
+            ).fetchall()
+            stored = self._bytes()
+        files = [self.path, *(self.path.with_name(self.path.name + s) for s in ("-wal", "-shm"))]
+        return {
+            "path": str(self.path),
+            "bytes": stored,
+            "file_bytes": sum(f.stat().st_size for f in files if f.exists()),
+            "max_bytes": self.max_bytes,
+            "models": [
+                {"model": model or "(unknown)", "dimension": dim, "vectors": count}
+                for model, dim, count in models
+            ],
+        }
+
+    def clear(self, model: str | None = None) -> int:
+        """Remove every vector (or those of one model id); the number removed."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if model is None:
+                    cursor = self._db.execute("DELETE FROM vectors")
+                else:
+                    cursor = self._db.execute("DELETE FROM vectors WHERE model = ?", (model,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("PRAGMA incremental_vacuum")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return int(cursor.rowcount)
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def disk_cache_stats(directory: str | Path | None = None) -> dict[str, Any] | None:
+    """What the vector cache on disk holds (`vector_cache_dir()` by default): None when it
+    is off or was never written."""
+    folder = Path(directory) if directory is not None else vector_cache_dir()
+    if folder is None or not (folder / "vectors.sqlite3").is_file():
+        return None
+    store = _DiskStore(folder, cache_max_bytes())
+    try:
+        return store.stats()
+    finally:
+        store.close()
+
+
+def clear_disk_cache(directory: str | Path | None = None, model: str | None = None) -> int:
+    """Remove the vectors on disk (all, or one model id's); the number of vectors removed.
+    Processes running keep the vectors they hold in memory."""
+    folder = Path(directory) if directory is not None else vector_cache_dir()
+    if folder is None or not (folder / "vectors.sqlite3").is_file():
+        return 0
+    store = _DiskStore(folder)
+    try:
+        return store.clear(model)
+    finally:
+        store.close()
 
 
 class EmbeddingCache:
@@ -139,8 +413,10 @@ class EmbeddingCache:
     Document vectors are kept up to `max_documents` entries (least recently used go
     first), query vectors up to `max_queries`. With `cache_dir`, document vectors (and
     query vectors too, with `persist_queries`, for benchmarks that replay the same
-    queries) are also written to disk and read back by later processes. Thread-safe: the model runs
-    outside the lock, so two threads embedding the same new text may both compute it
+    queries) are also written to disk, up to `max_disk_bytes` (default: `cache_max_bytes()`),
+    and read back by later processes. If the disk store fails (a full disk, a read-only or
+    broken file), the cache logs a warning and goes on in memory. Thread-safe: the model
+    runs outside the lock, so two threads embedding the same new text may both compute it
     (the result is the same).
     """
 
@@ -149,8 +425,9 @@ class EmbeddingCache:
         max_documents: int = 200_000,
         max_queries: int = 4096,
         cache_dir: str | Path | None = None,
-        batch_size: int = 256,
+        batch_size: int = 2048,
         persist_queries: bool = False,
+        max_disk_bytes: int | None = None,
     ) -> None:
         if max_documents < 0 or max_queries < 0:
             raise ValueError("cache sizes must be at least 0")
@@ -163,7 +440,10 @@ class EmbeddingCache:
         self._documents: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._queries: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._lock = threading.Lock()
-        self._disk = _DiskStore(Path(cache_dir)) if cache_dir is not None else None
+        self._disk: _DiskStore | None = None
+        if cache_dir is not None:
+            bound = cache_max_bytes() if max_disk_bytes is None else max_disk_bytes
+            self._disk = _DiskStore(Path(cache_dir), bound)
         #: Texts actually sent to a model, by model id (for tests and reports).
         self.embedded: dict[str, int] = {}
 
@@ -207,7 +487,7 @@ class EmbeddingCache:
                     missing.setdefault(text, []).append(row)
         if missing and self._disk is not None:
             digests = {_digest(model, text): text for text in missing}
-            for key, blob in self._disk.get_many(list(digests)).items():
+            for key, blob in self._disk_get(list(digests)).items():
                 vector = np.frombuffer(blob, dtype=np.float32)
                 if vector.shape != (dimension,):
                     continue  # written by a model of another size under this id: recompute
@@ -225,13 +505,51 @@ class EmbeddingCache:
                         out[row] = vector
                     self._remember(self._documents, (model, text), vector.copy())
             if self._disk is not None:
-                self._disk.put_many(
+                self._disk_put(
                     [
-                        (_digest(model, text), dimension, vector.tobytes())
+                        (_digest(model, text), model, dimension, vector.tobytes())
                         for text, vector in zip(new_texts, vectors, strict=True)
                     ]
                 )
         return out
+
+    @property
+    def disk(self) -> _DiskStore | None:
+        """The store on disk, if any (None once it failed)."""
+        return self._disk
+
+    def _disk_failed(self, error: Exception) -> None:
+        disk, self._disk = self._disk, None
+        if disk is not None:
+            log.warning(
+                "the vector cache at %s failed (%s: %s); vectors are kept in memory only. "
+                "Set %s to another directory, or to `off`",
+                disk.path,
+                type(error).__name__,
+                error,
+                CACHE_DIR_ENV,
+            )
+            with contextlib.suppress(sqlite3.Error):
+                disk.close()
+
+    def _disk_get(self, keys: list[str]) -> dict[str, bytes]:
+        disk = self._disk
+        if disk is None:
+            return {}
+        try:
+            return disk.get_many(keys)
+        except (sqlite3.Error, OSError) as error:
+            self._disk_failed(error)
+            return {}
+
+    def _disk_put(self, items: list[tuple[str, str, int, bytes]]) -> None:
+        disk = self._disk
+        if disk is None:
+            return
+        try:
+            disk.put_many(items)
+        except (sqlite3.Error, OSError) as error:
+            self._disk_failed(error)
 
     def embed_query(self, embedder: Embedder, text: str) -> Matrix:
         """The vector of one query (1-D), from the bounded query cache when repeated."""
@@ -266,12 +584,32 @@ _shared_lock = threading.Lock()
 
 
 def shared_cache(cache_dir: str | Path | None = None) -> EmbeddingCache:
-    """The process-wide cache (one per `cache_dir`), shared by every index that uses it."""
-    key = None if cache_dir is None else str(Path(cache_dir).resolve())
+    """The process-wide cache (one per directory), shared by every index that uses it.
+
+    With no `cache_dir`, vectors persist in `vector_cache_dir()` (the user cache
+    directory, or `TOOLSCOUT_CACHE_DIR`), unless that is `off`. If the default directory
+    cannot be used, the cache logs a warning and keeps vectors in memory.
+    """
+    directory = Path(cache_dir) if cache_dir is not None else vector_cache_dir()
+    key = None if directory is None else str(directory.expanduser().resolve())
     with _shared_lock:
         cache = _shared.get(key)
         if cache is None:
-            cache = _shared[key] = EmbeddingCache(cache_dir=key)
+            try:
+                cache = EmbeddingCache(cache_dir=key)
+            except (sqlite3.Error, OSError) as error:
+                if cache_dir is not None:
+                    raise
+                log.warning(
+                    "cannot use the vector cache at %s (%s: %s); vectors are kept in memory "
+                    "only. Set %s to another directory, or to `off`",
+                    key,
+                    type(error).__name__,
+                    error,
+                    CACHE_DIR_ENV,
+                )
+                cache = EmbeddingCache()
+            _shared[key] = cache
         return cache
 
 

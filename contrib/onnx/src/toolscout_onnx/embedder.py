@@ -1,0 +1,276 @@
+"""`OnnxEmbedder`: sentence-transformers models run by ONNX Runtime, with no torch.
+
+The model comes from a local directory, an installed package's files or the Hugging Face
+hub (`toolscout_onnx.sources`); weights published only as safetensors are turned into an
+ONNX graph once and cached (`toolscout_onnx.build`). Texts are tokenized by `tokenizers`,
+sorted by token length and run in batches padded to their longest text, so a batch wastes
+little on padding; vectors come back in the caller's order, L2-normalised by default.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+from toolscout import ConfigError
+
+from toolscout_onnx.sources import DEFAULT_MODEL, ModelFiles, find_model, quick_digest
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["OnnxEmbedder", "OnnxOptions"]
+
+#: Padded tokens per forward pass at most: long texts go in smaller batches, so the
+#: attention scores of one batch stay small (and so does the memory arena that keeps them).
+_TOKENS_PER_BATCH = 8192
+
+
+class OnnxOptions(BaseModel):
+    """`[tool.toolscout.embedders.onnx]` in config."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = None
+    """A local model directory or a Hugging Face hub id; None: all-MiniLM-L6-v2."""
+    package: str | None = None
+    """An installed package holding the model's files (its folder, or `module/folder`)."""
+    batch_size: int = Field(32, ge=1, le=4096)
+    """Texts per forward pass (fewer for long texts)."""
+    max_seq_length: int | None = Field(None, ge=8)
+    """Token limit per text (None: the model's own); longer texts are truncated."""
+    normalize: bool = True
+    """L2-normalise vectors (cosine similarity becomes a dot product)."""
+    quantize: bool = False
+    """int8 weights: about twice as fast on CPU; the vectors change a little, and so does
+    the model id."""
+    threads: int | None = Field(None, ge=1)
+    """Threads per forward pass (None: one per core this process may use)."""
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class OnnxEmbedder:
+    """Embeds texts with an ONNX Runtime session, loaded on first use."""
+
+    name: ClassVar[str] = "onnx"
+    Options: ClassVar[type[BaseModel]] = OnnxOptions
+
+    def __init__(
+        self,
+        model: str | None = None,
+        package: str | None = None,
+        batch_size: int = 32,
+        max_seq_length: int | None = None,
+        normalize: bool = True,
+        quantize: bool = False,
+        threads: int | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise ConfigError(f"batch_size must be at least 1, got {batch_size}")
+        self.model = model
+        self.package = package
+        self.batch_size = batch_size
+        self.max_seq_length = max_seq_length
+        self.normalize = normalize
+        self.quantize = quantize
+        self.threads = threads
+        self._files: ModelFiles | None = None
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    # --- what the model is, without loading it --------------------------------------
+
+    @property
+    def files(self) -> ModelFiles:
+        """The model's files (found on first use)."""
+        if self._files is None:
+            files = find_model(self.model, self.package)
+            if self.max_seq_length is not None and self.max_seq_length > files.max_length:
+                positions = files.config.get("max_position_embeddings")
+                if isinstance(positions, int) and self.max_seq_length > positions:
+                    raise ConfigError(
+                        f"max_seq_length {self.max_seq_length} is more than the model's "
+                        f"{positions} positions"
+                    )
+            self._files = files
+        return self._files
+
+    @property
+    def model_id(self) -> str:
+        """The model, then `:raw`, `:len<N>` and `:int8` when they apply.
+
+        The default model and hub models are known by their hub id, the same as the
+        sentence-transformers embedder's (the vectors agree to 1e-6), so stored vectors
+        mix. A local directory or package is known by its name and a hash of its files.
+        """
+        if self.model is None and self.package is None:
+            base = DEFAULT_MODEL
+        elif (
+            self.package is None
+            and self.model is not None
+            and "/" in self.model
+            and not (os.path.isdir(os.path.expanduser(self.model)))
+        ):
+            base = self.model
+        else:
+            files = self.files
+            weights = files.onnx or files.weights
+            assert weights is not None
+            fingerprint = quick_digest([weights, files.tokenizer])[:12]
+            base = f"{files.directory.name}@{fingerprint}"
+        suffix = "" if self.normalize else ":raw"
+        if self.max_seq_length is not None:
+            suffix += f":len{self.max_seq_length}"
+        if self.quantize:
+            suffix += ":int8"
+        return f"{base}{suffix}"
+
+    @property
+    def dimension(self) -> int:
+        files = self.files
+        if files.dimension is not None:
+            return files.dimension
+        session, _, _, _ = self._load()
+        shape = session.get_outputs()[0].shape
+        return int(shape[-1])
+
+    @property
+    def max_length(self) -> int:
+        return self.max_seq_length or self.files.max_length
+
+    # --- the session -------------------------------------------------------------------
+
+    def _load(self) -> tuple[Any, Any, list[str], bool]:
+        with self._lock:
+            if self._session is None:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+
+                from toolscout_onnx.build import built_model
+
+                files = self.files
+                path, pools = built_model(files, quantize=self.quantize)
+                tokenizer = Tokenizer.from_file(str(files.tokenizer))
+                tokenizer.no_padding()
+                tokenizer.enable_truncation(self.max_length)
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = self.threads or _cores()
+                options.inter_op_num_threads = 1
+                options.log_severity_level = 3
+                # Idle workers would spin after each run, taking the cores from what follows
+                # (a search's vector and full-text queries).
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                try:
+                    session = ort.InferenceSession(
+                        str(path), options, providers=["CPUExecutionProvider"]
+                    )
+                except Exception as error:  # ONNX Runtime raises its own kinds
+                    raise ConfigError(
+                        f"ONNX Runtime cannot load {path} ({files.origin}): {error}"
+                    ) from None
+                names = [i.name for i in session.get_inputs()]
+                unknown = set(names) - {"input_ids", "attention_mask", "token_type_ids"}
+                if unknown:
+                    raise ConfigError(
+                        f"{path} takes inputs {sorted(unknown)}; the onnx embedder feeds "
+                        "input_ids, attention_mask and token_type_ids"
+                    )
+                outputs = {o.name: o for o in session.get_outputs()}
+                pools = pools or (
+                    "sentence_embedding" in outputs
+                    and len(outputs["sentence_embedding"].shape) == 2
+                )
+                self._tokenizer = tokenizer
+                self._names = names
+                self._pools = pools
+                self._output = (
+                    "sentence_embedding"
+                    if pools
+                    else next(
+                        (n for n in ("token_embeddings", "last_hidden_state") if n in outputs),
+                        session.get_outputs()[0].name,
+                    )
+                )
+                self._session = session
+            return self._session, self._tokenizer, self._names, self._pools
+
+    def warm_up(self) -> None:
+        """Load the model now rather than on the first `embed`."""
+        self._load()
+
+    # --- embedding ---------------------------------------------------------------------
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        import numpy as np
+
+        session, tokenizer, names, pools = self._load()
+        dimension = self.dimension
+        out = np.empty((len(texts), dimension), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = tokenizer.encode_batch(list(texts), add_special_tokens=True)
+        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(texts))
+        order = np.argsort(lengths, kind="stable")
+        start = 0
+        while start < len(order):
+            # Sorted by length: the last row of a batch is its longest.
+            stop = min(start + self.batch_size, len(order))
+            while (
+                stop - start > 1 and (stop - start) * lengths[order[stop - 1]] > _TOKENS_PER_BATCH
+            ):
+                stop -= 1
+            rows = order[start:stop]
+            out[rows] = self._forward(session, names, pools, [encodings[i] for i in rows])
+            start = stop
+        if self.normalize:
+            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+        return out
+
+    def _forward(
+        self, session: Any, names: list[str], pools: bool, encodings: list[Any]
+    ) -> npt.NDArray[np.float32]:
+        import numpy as np
+
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, encoding in enumerate(encodings):
+            size = len(encoding.ids)
+            ids[row, :size] = encoding.ids
+            mask[row, :size] = 1
+            types[row, :size] = encoding.type_ids
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        (result,) = session.run([self._output], {name: feed[name] for name in names})
+        if pools:
+            return np.asarray(result, dtype=np.float32)
+        return _pool(np.asarray(result, dtype=np.float32), mask, self.files.pooling)
+
+    def __repr__(self) -> str:
+        return f"OnnxEmbedder(model={self.model_id!r})"
+
+
+def _pool(
+    tokens: npt.NDArray[np.float32], mask: npt.NDArray[np.int64], mode: str
+) -> npt.NDArray[np.float32]:
+    """Sentence vectors from token vectors, as sentence-transformers' Pooling does."""
+    import numpy as np
+
+    weights = mask[..., None].astype(np.float32)
+    if mode == "cls":
+        return np.ascontiguousarray(tokens[:, 0])
+    if mode == "max":
+        return np.where(weights > 0, tokens, np.float32(-1e9)).max(axis=1)
+    total = (tokens * weights).sum(axis=1)
+    return total / np.maximum(weights.sum(axis=1), 1e-9)
