@@ -1,4 +1,4 @@
-"""Metadata filters: exact equality per key, as Python's == sees it."""
+"""Metadata filters: core's matcher (`toolscout.filters`), applied before the result limit."""
 
 from __future__ import annotations
 
@@ -32,17 +32,17 @@ def test_a_string_value_keeps_only_equal_tools(index: TantivyToolIndex) -> None:
     assert found(index, {"server": "alpha"}) == {"weather_a"}
 
 
-def test_numbers_compare_as_python_does(index: TantivyToolIndex) -> None:
+def test_numbers_compare_as_json_values(index: TantivyToolIndex) -> None:
     assert found(index, {"version": 1.0}) == {"weather_a"}
-    assert found(index, {"version": True}) == {"weather_a"}
+    assert found(index, {"version": True}) == set()  # true is not 1
     assert found(index, {"version": 2.5}) == {"weather_b"}
     assert found(index, {"version": "1"}) == set()
 
 
-def test_lists_must_be_equal_as_a_whole(index: TantivyToolIndex) -> None:
-    assert found(index, {"tags": ["x", "y"]}) == {"weather_c"}
-    assert found(index, {"tags": "x"}) == set()
-    assert found(index, {"tags": ["y", "x"]}) == set()
+def test_a_list_value_is_any_of_and_a_list_field_contains(index: TantivyToolIndex) -> None:
+    assert found(index, {"server": ["alpha", "beta"]}) == {"weather_a", "weather_b"}
+    assert found(index, {"tags": "x"}) == {"weather_c"}
+    assert found(index, {"tags": ["z", "y"]}) == {"weather_c"}
 
 
 def test_every_key_of_the_filter_must_match(index: TantivyToolIndex) -> None:
@@ -62,3 +62,12 @@ def test_nan_matches_nothing(index: TantivyToolIndex) -> None:
 def test_total_matches_respects_the_filter(index: TantivyToolIndex) -> None:
     request = ToolSearchRequest("s", "weather", max_results=1, metadata_filter={"server": "beta"})
     assert index.search(request).total_matches == 1
+
+
+def test_a_filter_stays_within_the_session_set(index: TantivyToolIndex) -> None:
+    """Another set holding the same names and metadata is never returned."""
+    other = [ToolReference(t.name, "weather report, other set", None, t.metadata) for t in TOOLS]
+    index.index_tools("other", other)
+    request = ToolSearchRequest("s", "weather", max_results=10, metadata_filter={"server": "beta"})
+    response = index.search(request)
+    assert [hit.summary for hit in response] == ["weather report"]

@@ -1,4 +1,4 @@
-"""Options: validation with readable errors, and their effect on search."""
+"""Options: core's shared vocabulary with readable errors, and their effect on search."""
 
 from __future__ import annotations
 
@@ -6,19 +6,31 @@ import pytest
 import toolscout
 from tantivy_catalog import CATALOG
 from toolscout import ConfigError, ToolReference, ToolSearchRequest
+from toolscout.options import PersistentOptions
 from toolscout_tantivy import TantivyOptions, TantivyToolIndex
 
 
 def test_an_unknown_option_names_the_allowed_ones() -> None:
-    with pytest.raises(ConfigError, match=r"name_bost.*did you mean 'name_boost'"):
-        toolscout.load_index("tantivy", name_bost=2)
+    with pytest.raises(ConfigError, match=r"name_wieght.*did you mean 'name_weight'"):
+        toolscout.load_index("tantivy", name_wieght=2)
+
+
+@pytest.mark.parametrize(
+    "old",
+    ["name_boost", "parameters_boost", "description_boost", "exact_name_boost", "stemmer"],
+)
+def test_the_old_spellings_are_refused(old: str) -> None:
+    with pytest.raises(ConfigError, match=rf"unknown option of backend 'tantivy' '{old}'"):
+        TantivyToolIndex(**{old: 1})
 
 
 def test_a_bad_value_names_the_key() -> None:
-    with pytest.raises(ConfigError, match="stemmer"):
-        TantivyToolIndex(stemmer="klingon")
+    with pytest.raises(ConfigError, match="stemming"):
+        TantivyToolIndex(stemming="klingon")
     with pytest.raises(ConfigError, match="tie_breaker"):
         TantivyToolIndex(tie_breaker=2)
+    with pytest.raises(ConfigError, match="name_weight"):
+        TantivyToolIndex(name_weight=0)
 
 
 def test_a_heap_too_small_for_the_threads_is_explained() -> None:
@@ -26,18 +38,15 @@ def test_a_heap_too_small_for_the_threads_is_explained() -> None:
         TantivyToolIndex(writer_heap_mb=20, writer_threads=2)
 
 
-def test_all_boosts_zero_is_refused() -> None:
-    with pytest.raises(ConfigError, match="nothing would be searched"):
-        TantivyToolIndex(name_boost=0, parameters_boost=0, description_boost=0)
-
-
-def test_the_options_model_is_what_load_index_validates() -> None:
+def test_the_options_model_is_core_vocabulary_plus_the_engine_own() -> None:
     assert TantivyToolIndex.Options is TantivyOptions
-    assert set(TantivyOptions.model_fields) >= {"path", "name_boost", "stemmer", "stop_words"}
+    assert issubclass(TantivyOptions, PersistentOptions)
+    own = set(TantivyOptions.model_fields) - set(PersistentOptions.model_fields)
+    assert own == {"tie_breaker", "writer_heap_mb", "writer_threads"}
 
 
 def test_without_stemming_other_word_forms_do_not_match() -> None:
-    with TantivyToolIndex(stemmer=None) as index:
+    with TantivyToolIndex(stemming=False) as index:
         index.index_tools("s", CATALOG)
         assert index.search(ToolSearchRequest("s", "translating")).names == []
 
@@ -48,19 +57,26 @@ def test_without_stop_words_a_stop_word_query_matches() -> None:
         assert index.search(ToolSearchRequest("s", "which")).names == ["x"]
 
 
-def test_a_zero_boost_field_neither_matches_nor_scores() -> None:
+def test_a_zero_weight_field_neither_matches_nor_scores() -> None:
     tools = [ToolReference("a_tool", "Plain words.", {"properties": {"zebra": {}}})]
-    with TantivyToolIndex(parameters_boost=0) as index:
+    with TantivyToolIndex(parameters_weight=0) as index:
         index.index_tools("s", tools)
         assert index.search(ToolSearchRequest("s", "zebra")).names == []
 
 
-def test_the_name_boost_decides_between_name_and_description() -> None:
+def test_the_name_weight_decides_between_name_and_description() -> None:
     tools = [
-        ToolReference("weather", "Reports the sky."),
+        ToolReference("weather_now", "Reports the sky."),
         ToolReference("sky_report", "Weather for a place, weather all day."),
     ]
-    for boost, first in ((4.0, "weather"), (0.1, "sky_report")):
-        with TantivyToolIndex(name_boost=boost, exact_name_boost=0) as index:
+    for weight, first in ((4.0, "weather_now"), (0.1, "sky_report")):
+        with TantivyToolIndex(name_weight=weight) as index:
             index.index_tools("s", tools)
             assert index.search(ToolSearchRequest("s", "weather")).names[0] == first
+
+
+def test_min_score_drops_weak_hits_but_keeps_named_tools() -> None:
+    with TantivyToolIndex(min_score=100.0) as index:
+        index.index_tools("s", CATALOG)
+        assert index.search(ToolSearchRequest("s", "weather city")).names == []
+        assert index.search(ToolSearchRequest("s", "get_weather")).names == ["get_weather"]

@@ -27,7 +27,7 @@ def test_load_index_builds_a_ram_index_by_default() -> None:
 
 def test_the_capabilities_are_declared_on_the_class() -> None:
     enabled = set(TantivyToolIndex.capabilities.enabled())
-    assert enabled == {"remove_tools", "persistent", "metadata_filter"}
+    assert enabled == {"remove_tools", "persistent", "metadata_filter", "min_score"}
 
 
 def test_importing_the_plugin_module_imports_neither_tantivy_nor_the_index() -> None:

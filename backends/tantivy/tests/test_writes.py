@@ -1,4 +1,4 @@
-"""Writes: sessions, replacing, clearing, removing, and when commits happen."""
+"""Writes: sessions and their shared sets, replacing, clearing, removing, and commits."""
 
 from __future__ import annotations
 
@@ -35,14 +35,49 @@ def test_reindexing_a_batch_replaces_only_the_names_it_holds(loaded: TantivyTool
     assert names(loaded, "s1", "hotel")[0] == "book_hotel"
 
 
-def test_the_same_tool_in_many_sessions_is_kept_apart(index: TantivyToolIndex) -> None:
+def test_sessions_holding_one_catalog_share_its_documents(index: TantivyToolIndex) -> None:
     for session in ("a", "b", "c"):
         index.index_tools(session, CATALOG)
+    assert index.set_count() == 1
+    assert index.document_count() == len(CATALOG)
+    # A change by one sharer is copy-on-write: the others keep the shared set.
     index.index_tool("b", tool("get_weather", "Tide tables for a harbour."))
     assert names(index, "a", "city")[0] == "get_weather"
     assert "get_weather" not in names(index, "b", "city")
     assert names(index, "b", "harbour") == ["get_weather"]
-    assert index.document_count() == 3 * len(CATALOG)
+    assert names(index, "c", "harbour") == []
+    assert index.set_count() == 2
+    assert index.document_count() == 2 * len(CATALOG)
+
+
+def test_indexing_a_held_set_adds_no_document_and_no_commit(index: TantivyToolIndex) -> None:
+    index.index_tools("a", CATALOG)
+    before = index.commits
+    index.index_tools("b", list(reversed(CATALOG)))
+    assert index.commits == before
+    assert index.document_count() == len(CATALOG)
+    assert names(index, "b", "weather")[0] == "get_weather"
+
+
+def test_index_tool_in_a_loop_updates_the_set_in_place(index: TantivyToolIndex) -> None:
+    for item in CATALOG:
+        index.index_tool("s", item)
+    for word in ("alpha", "bravo", "charlie"):
+        index.index_tool("s", tool("lookup", f"Round {word} marker."))
+    assert index.set_count() == 1
+    assert index.document_count() == len(CATALOG) + 1
+    assert names(index, "s", "charlie") == ["lookup"]
+    assert names(index, "s", "bravo") == []
+
+
+def test_the_last_sharer_leaving_drops_the_set(index: TantivyToolIndex) -> None:
+    index.index_tools("a", CATALOG)
+    index.index_tools("b", CATALOG)
+    index.clear_index("a")
+    assert index.document_count() == len(CATALOG)
+    index.clear_index("b")
+    assert index.set_count() == 0
+    assert index.document_count() == 0
 
 
 def test_clearing_a_session_deletes_only_its_documents(index: TantivyToolIndex) -> None:
@@ -73,12 +108,12 @@ def test_remove_tools_deletes_just_those_names(loaded: TantivyToolIndex) -> None
 
 
 def test_remove_tools_rejects_a_bare_string(loaded: TantivyToolIndex) -> None:
-    with pytest.raises(TypeError, match="list of tool names"):
+    with pytest.raises(TypeError, match="collection of tool names"):
         loaded.remove_tools("s1", "get_weather")
 
 
-def test_session_ids_that_look_alike_do_not_collide(index: TantivyToolIndex) -> None:
-    """The unique key is JSON [session, name], so no separator trick can alias two keys."""
+def test_session_ids_and_names_that_look_alike_do_not_collide(index: TantivyToolIndex) -> None:
+    """Documents are keyed by a hex set id and the name, so no separator trick aliases them."""
     index.index_tool('a", "b', ToolReference("c", "first tool"))
     index.index_tool("a", ToolReference('b", "c', "second tool"))
     assert index.document_count('a", "b') == 1

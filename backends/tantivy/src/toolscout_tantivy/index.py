@@ -1,57 +1,63 @@
-"""`TantivyToolIndex`: every session's tools in one tantivy index, searched with BM25.
+"""`TantivyToolIndex`: every tool set in one tantivy index, searched with BM25.
 
-One document per (session, tool). A search is a boolean query built in code: the session
-(and any metadata filter) must match with zero score, and each analyzed query word is a
-disjunction over the name, parameters and description fields, best field first (dismax),
-so a word found in three fields does not outscore two words found once each.
+Sessions and tool sets are core's (`toolscout.toolsets`): sessions holding the same tools
+share one set, and this engine indexes each set once, one document per tool, tagged with
+the set id. The text fields hold core's analysed terms (`Analyzer.tool_terms`) joined by
+spaces and split on whitespace only, so core's analysis is the only one. A search is a
+boolean query built in code from `Query.terms` (user text never reaches tantivy's query
+parser): the set (or, under a metadata filter, the allowed names of the set) must match
+with zero score, and each term is a disjunction over the name, parameters and description
+fields, best field first (dismax), so a term found in three fields does not outscore two
+terms found once each.
 
-Writes go through the single tantivy writer behind a lock; each `index_tools`,
-`clear_index` and `remove_tools` call ends with a commit and a reader reload, so a search
-right after a write sees it. Inside `with index.batch():` the commit waits for the end of
-the block (or for the next search, which never sees stale data). Searchers are immutable
-snapshots, shared by concurrent searches without a lock.
+BM25 statistics (IDF, average field length) are the whole index's: with many sets, each
+set's ranking is shaped by the others' documents too.
+
+Writes go through the single tantivy writer under the index's write lock; each write call
+ends with a commit and a reader reload, so a search right after a write sees it. Inside
+`with index.batch():` the commit waits for the end of the block (or for the next search,
+which never sees stale data). Searchers are immutable snapshots, shared by concurrent
+searches without a lock; a hit's name and summary come from memory by the document's
+`num` fast field, so no stored field is read per hit.
+
+With `path`, the index lives in that directory (see `toolscout_tantivy.store`). Each
+commit first makes the new and changed sets durable, then the sessions log records which
+set each session holds, and only then are the sets no session holds any more deleted (in
+the next commit): a crash at any point leaves every session pointing at a whole set, and
+sets left over are dropped when the index reopens.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import ValidationError
-from toolscout.config import format_validation_error
 from toolscout.errors import ConfigError
-from toolscout.index import Capabilities, ToolIndexBase, check_session_id
+from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
+from toolscout.toolsets import StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
-from toolscout_tantivy.analysis import (
-    ANALYZER,
-    EXACT_ANALYZER,
-    build_analyzer,
-    build_exact_analyzer,
-    exact_name_candidates,
-    filter_terms,
-    metadata_terms,
-    query_terms,
-)
 from toolscout_tantivy.options import TantivyOptions
-from toolscout_tantivy.schema import FORMAT_VERSION, build_schema
+from toolscout_tantivy.schema import TERMS_TOKENIZER, build_schema, terms_tokenizer
+from toolscout_tantivy.store import SessionLog, prepare_directory
 
 if TYPE_CHECKING:
     import tantivy
 
 __all__ = ["TantivyToolIndex"]
 
-#: File in an on-disk index directory recording the analysis it was built with.
-SETTINGS_FILE = "toolscout-tantivy.json"
+# Distinct query terms whose built queries are kept (see `_term_query`).
+_TERM_CACHE_SIZE = 20_000
+# Separates the set id from the tool name in the `key` field. Set ids are hex, so the
+# first NUL ends the set id whatever the tool's name holds.
+_KEY_SEPARATOR = "\x00"
 
-# A query longer than this is not a tool name; skip the exact-name lookup for it.
-_MAX_NAME_CANDIDATE = 256
-# Distinct query words whose built queries are kept (see `_word_query`).
-_WORD_CACHE_SIZE = 20_000
+
+def _key(set_id: str, name: str) -> str:
+    return set_id + _KEY_SEPARATOR + name
 
 
 class TantivyToolIndex(ToolIndexBase):
@@ -62,18 +68,12 @@ class TantivyToolIndex(ToolIndexBase):
     """
 
     name: ClassVar[str] = "tantivy"
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        remove_tools=True, persistent=True, metadata_filter=True
-    )
+    capabilities: ClassVar[Capabilities] = Capabilities(persistent=True)
     Options: ClassVar[type[TantivyOptions]] = TantivyOptions
+    options: TantivyOptions
 
-    def __init__(self, path: str | Path | None = None, **options: Any) -> None:
-        try:
-            self.options = TantivyOptions(path=path, **options)
-        except ValidationError as error:
-            raise ConfigError(
-                format_validation_error(error, "option of backend tantivy", TantivyOptions)
-            ) from None
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         opts = self.options
         if opts.writer_heap_mb < 15 * opts.writer_threads:
             raise ConfigError(
@@ -81,189 +81,251 @@ class TantivyToolIndex(ToolIndexBase):
                 f"small for writer_threads = {opts.writer_threads}: tantivy needs at least "
                 f"15 MB per thread; raise writer_heap_mb to {15 * opts.writer_threads}"
             )
-        if not (opts.name_boost or opts.parameters_boost or opts.description_boost):
-            raise ConfigError(
-                "options of backend tantivy 'name_boost', 'parameters_boost' and "
-                "'description_boost' are all 0, so nothing would be searched; give at least "
-                "one a positive weight"
-            )
-        self.default_max_results = opts.max_results  # type: ignore[misc]
-        self._analyzer = build_analyzer(opts.stemmer, opts.stop_words)
+        # Writes are serialised by core's write lock, which core already holds when it
+        # calls the engine methods; searches take it only to commit pending writes.
+        self._lock: threading.RLock = self._write_lock
         self._schema = build_schema()
-        self._tantivy = self._open_index(opts.path)
-        self._tantivy.register_tokenizer(ANALYZER, self._analyzer)
-        self._tantivy.register_tokenizer(EXACT_ANALYZER, build_exact_analyzer())
-        self._writer: tantivy.IndexWriter | None = self._open_writer()
-        self._tantivy.reload()
-        self._searcher: tantivy.Searcher = self._tantivy.searcher()
-        self._boosts = [
-            (field, boost)
-            for field, boost in (
-                ("name", opts.name_boost),
-                ("parameters", opts.parameters_boost),
-                ("description", opts.description_boost),
+        self._fields = [
+            (field, weight)
+            for field, weight in (
+                ("name", opts.name_weight),
+                ("parameters", opts.parameters_weight),
+                ("description", opts.description_weight),
             )
-            if boost > 0  # a zero-weight field must not make a tool match either
+            if weight > 0  # a zero-weight field must not make a tool match either
         ]
-        self._lock = threading.RLock()
         self._batch_depth = 0
-        self._dirty = False
-        # Sessions written since the last commit: their older documents may be pending,
-        # so replacing a tool in them always deletes first.
-        self._touched: set[str] = set()
+        self._dirty = False  # writes a search must see, not yet committed
+        self._uncommitted = False  # deletes of dropped sets, committed with the next commit
         self._commits = 0
-        self._word_queries: dict[str, tantivy.Query] = {}
+        # Per document, by its `num`: the hit it becomes (name, summary); per set, the
+        # `num` of each tool. Entries of deleted documents leave after the commit.
+        self._docs: dict[int, tuple[str, str]] = {}
+        self._set_docs: dict[str, dict[str, int]] = {}
+        self._stale: list[int] = []
+        self._next_num = 0
+        self._term_clauses: dict[str, tuple[tantivy.Occur, tantivy.Query]] = {}
+        self._set_queries: dict[str, tantivy.Query] = {}
+        self._log: SessionLog | None = None
+        self._drops: list[str] = []  # sets to delete once the sessions log is written
+        self._writer: tantivy.IndexWriter | None = None
+        self._closed = False
+        if opts.path is None:
+            self._tantivy = self._new_index(None)
+        else:
+            self._claim_path(opts.path)
+            try:
+                self._tantivy = self._open_directory(opts.path)
+            except BaseException:
+                self._writer = None  # dropping the writer releases tantivy's lock
+                self._release_path()
+                raise
+        self._reload()
+        if self._log is not None:
+            self._restore()
+            with self._lock:
+                self._flush()
 
     # --- opening ---------------------------------------------------------------------
 
-    def _analysis_settings(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT_VERSION,
-            "stemmer": self.options.stemmer,
-            "stop_words": self.options.stop_words,
-        }
-
-    def _open_index(self, path: Path | None) -> tantivy.Index:
+    def _new_index(self, directory: str | None) -> tantivy.Index:
         import tantivy
 
-        if path is None:
-            return tantivy.Index(self._schema)
-        path = path.expanduser()
-        if path.exists() and not path.is_dir():
-            raise ConfigError(
-                f"option of backend tantivy 'path' = {str(path)!r} is a file; "
-                "tantivy keeps an index in a directory: give a directory path"
-            )
-        path.mkdir(parents=True, exist_ok=True)
-        settings_file = path / SETTINGS_FILE
-        wanted = self._analysis_settings()
-        if settings_file.exists():
-            try:
-                found = json.loads(settings_file.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:
-                raise ConfigError(
-                    f"could not read {str(settings_file)!r} ({error}); it records how the "
-                    "index was built: restore it, or delete the directory to rebuild"
-                ) from None
-            if found != wanted:
-                raise ConfigError(
-                    f"the tantivy index at {str(path)!r} was built with {found}, but the "
-                    f"options ask for {wanted}; use the same stemmer and stop_words, or "
-                    "a new path (the index must be rebuilt when analysis changes)"
-                )
-        elif any(path.iterdir()):
-            raise ConfigError(
-                f"option of backend tantivy 'path' = {str(path)!r} is a non-empty "
-                "directory that is not a toolscout-tantivy index; give an empty or new "
-                "directory"
-            )
-        if not settings_file.exists():
-            # Written first: a directory holding only this file reopens cleanly if creating
-            # the index below fails, where an index without the file would be refused.
-            settings_file.write_text(json.dumps(wanted), encoding="utf-8")
-        try:
-            index = tantivy.Index(self._schema, path=str(path), reuse=True)
-        except ValueError as error:
-            raise ConfigError(
-                f"could not open the tantivy index at {str(path)!r}: {error}; it was "
-                "written by an incompatible version: delete it or use a new path"
-            ) from None
+        index = tantivy.Index(self._schema, path=directory, reuse=True)
+        # Registered before the writer exists: its segment writers tokenise with it.
+        index.register_tokenizer(TERMS_TOKENIZER, terms_tokenizer())
+        self._writer = self._open_writer(index)
         return index
 
-    def _open_writer(self) -> tantivy.IndexWriter:
+    def _open_directory(self, path: str) -> tantivy.Index:
+        directory = prepare_directory(path, self.analyzer.signature)
+        try:
+            index = self._new_index(str(directory))
+        except ValueError as error:
+            raise ConfigError(
+                f"could not open the tantivy index at {str(path)!r}: {error}; it was written "
+                "by an incompatible version: delete the directory, or give a new path"
+            ) from None
+        # Read (and repaired) only once this object holds tantivy's writer lock.
+        self._log = SessionLog(directory)
+        return index
+
+    def _open_writer(self, index: tantivy.Index) -> tantivy.IndexWriter:
         heap = self.options.writer_heap_mb * 1_000_000
         try:
-            return self._tantivy.writer(heap, self.options.writer_threads)
+            return index.writer(heap, self.options.writer_threads)
         except ValueError as error:
             if "LockBusy" in str(error):
                 raise ConfigError(
                     f"the tantivy index at {str(self.options.path)!r} is already open for "
-                    "writing (in this process or another); close the other index first, "
-                    "or give this one a different path"
+                    "writing by another process; close the index there first, or give "
+                    "this one a different path"
                 ) from None
-            raise
-
-    # --- writing ---------------------------------------------------------------------
+            raise ConfigError(
+                f"could not open a writer on the tantivy index at {str(self.options.path)!r}: "
+                f"{error}; check the directory's permissions and free space"
+            ) from None
 
     def _writer_or_raise(self) -> tantivy.IndexWriter:
         if self._writer is None:
             raise RuntimeError("this TantivyToolIndex is closed; build a new one")
         return self._writer
 
-    def _document(self, session_id: str, tool: ToolReference) -> tuple[str, tantivy.Document]:
-        import tantivy
+    def _stored_state(self) -> StoredState:
+        from tantivy import Query as TantivyQuery
 
-        text = tool.text
-        key = json.dumps([session_id, tool.name])
+        assert self._log is not None
+        searcher = self._reader[0]
+        count = int(searcher.num_docs)
+        sets: dict[str, list[ToolReference]] = {}
+        if count:
+            hits = searcher.search(TantivyQuery.all_query(), count, count=False).hits
+            for _score, address in hits:
+                record = searcher.doc(address).get_first("record")
+                try:
+                    set_id, num, data = json.loads(bytes(record or b""))
+                    tool = ToolReference.from_dict(data)
+                except (ValueError, TypeError, KeyError) as error:
+                    raise ConfigError(
+                        f"the tantivy index at {str(self.options.path)!r} holds a damaged "
+                        f"document ({error}); delete the directory and index the tools again"
+                    ) from None
+                sets.setdefault(set_id, []).append(tool)
+                self._set_docs.setdefault(set_id, {})[tool.name] = num
+                self._docs[num] = (tool.name, tool.summary)
+                self._next_num = max(self._next_num, num + 1)
+        return StoredState(sessions=dict(self._log.sessions), sets=sets)
+
+    # --- the engine ------------------------------------------------------------------
+
+    def _add(self, writer: tantivy.IndexWriter, set_id: str, tool: ToolReference) -> int:
+        from tantivy import Document
+
+        num = self._next_num
+        self._next_num += 1
+        terms = self.analyzer.tool_terms(tool)
         # add_text per field is ~4x faster than Document(**fields) in tantivy 0.27.
-        doc = tantivy.Document()
-        doc.add_text("name", text.name)
-        doc.add_text("parameters", text.parameters)
-        doc.add_text("description", text.description)
-        doc.add_text("tool", tool.name)
-        doc.add_text("session", session_id)
-        doc.add_text("key", key)
-        doc.add_bytes("summary", tool.summary.encode())
-        for term in metadata_terms(tool.metadata):
-            doc.add_text("meta", term)
-        return key, doc
+        doc = Document()
+        doc.add_text("name", " ".join(terms.name))
+        doc.add_text("parameters", " ".join(terms.parameters))
+        doc.add_text("description", " ".join(terms.description))
+        doc.add_text("set", set_id)
+        doc.add_text("key", _key(set_id, tool.name))
+        doc.add_unsigned("num", num)
+        if self._log is not None:
+            record = json.dumps([set_id, num, tool.to_dict()], default=repr)
+            doc.add_bytes("record", record.encode())
+        writer.add_document(doc)
+        self._docs[num] = (tool.name, tool.summary)
+        return num
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        # Documents are built before taking the lock: it is most of the work.
-        docs = [self._document(session_id, tool) for tool in tools]
+    def _create_set(self, toolset: ToolSet) -> None:
         with self._lock:
             writer = self._writer_or_raise()
-            # Deletes are only issued for keys that may exist: each one is applied to every
-            # segment at commit, while a term lookup is cheap. A session written since the
-            # last commit may hold uncommitted keys the searcher cannot see, so there every
-            # key is deleted first; a session with no committed documents skips even the
-            # lookups. doc_freq still counts deleted documents until a merge, which errs on
-            # the side of deleting.
-            searcher = self._searcher
-            pending = session_id in self._touched
-            committed = not pending and searcher.doc_freq("session", session_id) > 0
-            for key, doc in docs:
-                if pending or (committed and searcher.doc_freq("key", key) > 0):
-                    writer.delete_documents_by_term("key", key)
-                writer.add_document(doc)
-            self._written(session_id)
+            nums = self._set_docs.setdefault(toolset.id, {})
+            for tool in toolset.tools.values():
+                nums[tool.name] = self._add(writer, toolset.id, tool)
+            self._dirty = True
 
-    def _clear(self, session_id: str) -> None:
+    def _update_set(
+        self,
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
         with self._lock:
-            self._writer_or_raise().delete_documents_by_term("session", session_id)
-            self._written(session_id)
+            writer = self._writer_or_raise()
+            nums = self._set_docs.setdefault(old.id, {})
+            # Only names the set holds have a document (committed or pending) to delete: a
+            # delete is applied to every segment at commit, a dict lookup is free. A
+            # document added after its key's delete, in the same commit, is kept.
+            for name in [*removed, *(tool.name for tool in changed)]:
+                num = nums.pop(name, None)
+                if num is not None:
+                    writer.delete_documents_by_term("key", _key(old.id, name))
+                    self._stale.append(num)
+            for tool in changed:
+                nums[tool.name] = self._add(writer, new.id, tool)
+            self._dirty = True
+
+    def _drop_set(self, toolset: ToolSet) -> None:
+        with self._lock:
+            nums = self._set_docs.pop(toolset.id, None)
+            self._set_queries.pop(toolset.id, None)
+            if nums:
+                self._stale.extend(nums.values())
+            if self._log is not None:
+                self._drops.append(toolset.id)  # after the sessions log no longer names it
+            elif nums is not None:
+                self._writer_or_raise().delete_documents_by_term("set", toolset.id)
+                self._dirty = True
+
+    def _store_session(self, session_id: str, set_id: str | None) -> None:
+        if self._log is not None:
+            self._log.record(session_id, set_id)
+
+    # --- commits ---------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        """Commit what is pending, in the crash-safe order (see the module docstring).
+
+        Called under the write lock.
+        """
+        if self._writer is None:
+            return
+        if self._dirty:
+            self._writer.commit()
+            self._reload()
+            self._dirty = self._uncommitted = False
+            self._commits += 1
+        if self._log is not None:
+            self._log.flush()
+            for set_id in self._drops:
+                self._writer.delete_documents_by_term("set", set_id)
+                self._uncommitted = True
+            self._drops.clear()
+        if self._stale:
+            docs = self._docs
+            for num in self._stale:
+                docs.pop(num, None)
+            self._stale.clear()
+
+    def _reload(self) -> None:
+        """Take a searcher of the last commit, and note whether one set is all it holds."""
+        from tantivy import Query as TantivyQuery
+
+        self._tantivy.reload()
+        searcher = self._tantivy.searcher()
+        only = None
+        if len(self._set_docs) == 1:
+            set_id = next(iter(self._set_docs))
+            match = TantivyQuery.term_query(self._schema, "set", set_id)
+            held = searcher.search(match, 1, count=True).count  # type: ignore[attr-defined]
+            if held == searcher.num_docs:
+                only = set_id
+        # One attribute, so a search reads a searcher and what it holds together.
+        self._reader: tuple[tantivy.Searcher, str | None] = (searcher, only)
+
+    def index_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
+        """Add `tools` to the session, replacing tools of the same names (one commit)."""
+        with self.batch():
+            super().index_tools(session_id, tools)
+
+    def replace_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
+        """Make `tools` the session's whole tool set (one commit)."""
+        with self.batch():
+            super().replace_tools(session_id, tools)
 
     def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
-        """Delete the named tools from the session; names it does not hold are ignored."""
-        check_session_id(session_id)
-        if isinstance(names, str):
-            raise TypeError("remove_tools takes a list of tool names, not one string")
-        keys = []
-        for name in names:
-            if not isinstance(name, str):
-                raise TypeError(f"tool names must be strings, got {type(name).__name__}")
-            keys.append(json.dumps([session_id, name.strip()]))
-        with self._lock:
-            writer = self._writer_or_raise()
-            for key in keys:
-                writer.delete_documents_by_term("key", key)
-            self._written(session_id)
+        """Forget the named tools of a session (one commit)."""
+        with self.batch():
+            super().remove_tools(session_id, names)
 
-    def _written(self, session_id: str) -> None:
-        self._touched.add(session_id)
-        self._dirty = True
-        if self._batch_depth == 0:
-            self._commit()
-
-    def _commit(self) -> None:
-        if not self._dirty:
-            return
-        self._writer_or_raise().commit()
-        self._tantivy.reload()
-        self._searcher = self._tantivy.searcher()
-        self._dirty = False
-        self._touched.clear()
-        self._commits += 1
+    def clear_index(self, session_id: str) -> None:
+        """Forget every tool of the session (one commit)."""
+        with self.batch():
+            super().clear_index(session_id)
 
     @contextmanager
     def batch(self) -> Iterator[TantivyToolIndex]:
@@ -273,123 +335,151 @@ class TantivyToolIndex(ToolIndexBase):
         commits what is pending first.
         """
         with self._lock:
-            self._writer_or_raise()
+            if self._closed:
+                raise RuntimeError("this TantivyToolIndex is closed; build a new one")
             self._batch_depth += 1
         try:
             yield self
         finally:
             with self._lock:
                 self._batch_depth -= 1
-                if self._batch_depth == 0 and self._writer is not None:
-                    self._commit()
+                if self._batch_depth == 0:
+                    self._flush()
 
     def commit(self) -> None:
         """Commit pending writes now (inside a batch, to make them durable early)."""
         with self._lock:
-            self._writer_or_raise()
-            self._commit()
+            if self._closed:
+                raise RuntimeError("this TantivyToolIndex is closed; build a new one")
+            self._flush()
 
     def close(self) -> None:
         """Commit pending writes, wait for merges and release the writer (and its lock)."""
         with self._lock:
-            if self._writer is None:
+            if self._closed:
                 return
-            self._commit()
+            self._flush()
+            self._closed = True
             writer, self._writer = self._writer, None
-            writer.wait_merging_threads()
+            if writer is not None:
+                if self._uncommitted:
+                    writer.commit()
+                    self._commits += 1
+                writer.wait_merging_threads()
+            if self._log is not None:
+                self._log.close()
+        super().close()
 
     # --- searching -------------------------------------------------------------------
 
-    def _current_searcher(self) -> tantivy.Searcher:
+    def _current_reader(self) -> tuple[tantivy.Searcher, str | None]:
         if self._dirty:  # writes made inside a batch: make them visible first
             with self._lock:
-                if self._writer is not None:
-                    self._commit()
-        return self._searcher
+                self._flush()
+        return self._reader
 
-    def _word_query(self, word: str) -> tantivy.Query:
-        """One analyzed word over the text fields: dismax of the boosted field matches.
+    def _current_searcher(self) -> tantivy.Searcher:
+        return self._current_reader()[0]
 
-        Cached by word: the query depends only on the word and the boosts, not on the
+    def _term_clause(self, term: str) -> tuple[tantivy.Occur, tantivy.Query]:
+        """One term over the text fields: dismax of the weighted field matches.
+
+        Cached by term: the clause depends only on the term and the weights, not on the
         index content, and building it is most of the Python work of a search.
         """
-        query = self._word_queries.get(word)
-        if query is None:
-            from tantivy import Query
+        from tantivy import Occur
+        from tantivy import Query as TantivyQuery
 
-            per_field = [
-                Query.boost_query(Query.term_query(self._schema, field, word), boost)
-                if boost != 1.0
-                else Query.term_query(self._schema, field, word)
-                for field, boost in self._boosts
-            ]
-            if len(per_field) == 1:
-                query = per_field[0]
-            else:
-                query = Query.disjunction_max_query(per_field, self.options.tie_breaker)
-            if len(self._word_queries) >= _WORD_CACHE_SIZE:
-                self._word_queries.clear()  # crude but bounded; vocabularies are small
-            self._word_queries[word] = query
-        return query
-
-    def _search(
-        self,
-        session_id: str,
-        query: str,
-        limit: int,
-        metadata_filter: Mapping[str, Any] | None,
-    ) -> tuple[list[ToolHit], int]:
-        from tantivy import Occur, Query
-
-        check_session_id(session_id)
         schema = self._schema
-        words = query_terms(self._analyzer, query)
-        names = (
-            exact_name_candidates(query)
-            if self.options.exact_name_boost > 0 and len(query) <= _MAX_NAME_CANDIDATE
-            else []
-        )
-        should = [(Occur.Should, self._word_query(word)) for word in words]
-        for name in names:
-            exact = Query.term_query(schema, "tool", name)
-            should.append((Occur.Should, Query.boost_query(exact, self.options.exact_name_boost)))
-        if not should:
-            return [], 0  # only stop words or punctuation: nothing to look for
-        session = Query.term_query(schema, "session", session_id)
-        clauses = [
-            (Occur.Must, Query.const_score_query(session, 0.0)),
-            (Occur.Must, Query.boolean_query(should)),
+        per_field = [
+            TantivyQuery.term_query(schema, field, term)
+            if weight == 1.0
+            else TantivyQuery.boost_query(TantivyQuery.term_query(schema, field, term), weight)
+            for field, weight in self._fields
         ]
-        if metadata_filter:
-            terms = filter_terms(metadata_filter)
-            if terms is None:
-                return [], 0
-            for must, term in terms:
-                clause = Query.const_score_query(Query.term_query(schema, "meta", term), 0.0)
-                clauses.append((Occur.Must if must else Occur.MustNot, clause))
-        searcher = self._current_searcher()
-        result = searcher.search(Query.boolean_query(clauses), limit, count=True)
+        if len(per_field) == 1:
+            query = per_field[0]
+        else:
+            query = TantivyQuery.disjunction_max_query(per_field, self.options.tie_breaker)
+        if len(self._term_clauses) >= _TERM_CACHE_SIZE:
+            self._term_clauses.clear()  # crude but bounded; vocabularies are small
+        clause = self._term_clauses[term] = (Occur.Should, query)
+        return clause
+
+    def _scope(self, toolset: ToolSet, allowed: frozenset[str] | None) -> tantivy.Query:
+        """The documents a search may return, as a zero-score filter."""
+        from tantivy import Query as TantivyQuery
+
+        if allowed is not None:
+            keys = [_key(toolset.id, name) for name in allowed]
+            match = TantivyQuery.term_set_query(self._schema, "key", keys)
+            return TantivyQuery.const_score_query(match, 0.0)
+        scope = self._set_queries.get(toolset.id)
+        if scope is None:
+            match = TantivyQuery.term_query(self._schema, "set", toolset.id)
+            scope = TantivyQuery.const_score_query(match, 0.0)
+            if toolset.id in self._set_docs:  # not for a set dropped meanwhile
+                self._set_queries[toolset.id] = scope
+        return scope
+
+    def _build_query(
+        self, toolset: ToolSet, query: Query, only: str | None = None
+    ) -> tantivy.Query | None:
+        """The tantivy query of a search; `only` names the set a searcher holds alone,
+        which then needs no filter."""
+        from tantivy import Occur
+        from tantivy import Query as TantivyQuery
+
+        terms = query.terms
+        if not terms:
+            return None  # only stop words or punctuation: nothing to look for
+        cached = self._term_clauses
+        text = TantivyQuery.boolean_query(
+            [cached.get(term) or self._term_clause(term) for term in terms]
+        )
+        if only == toolset.id and query.allowed is None:
+            return text
+        scope = self._scope(toolset, query.allowed)
+        return TantivyQuery.boolean_query([(Occur.Must, scope), (Occur.Must, text)])
+
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        searcher, only = self._current_reader() if self._dirty else self._reader
+        built = self._build_query(toolset, query, only)
+        if built is None:
+            return [], 0
+        result = searcher.search(built, query.limit, count=True)
+        count = int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
+        found = result.hits
+        if not found:
+            return [], count
+        nums = searcher.fast_field_values("num", [address for _score, address in found])
+        docs = self._docs
         hits = []
-        for score, address in result.hits:
-            doc = searcher.doc(address)
-            summary = doc.get_first("summary")
-            hits.append(
-                ToolHit(doc.get_first("tool"), float(score), bytes(summary or b"").decode())
-            )
-        return hits, int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
+        for (score, _address), num in zip(found, nums, strict=True):
+            doc = docs.get(num)  # type: ignore[arg-type]
+            if doc is not None:  # None: deleted by a write racing this search
+                hits.append(ToolHit(doc[0], score, doc[1]))
+        return hits, count
 
     # --- inspection ------------------------------------------------------------------
 
     def document_count(self, session_id: str | None = None) -> int:
         """Tools held by one session, or documents in the whole index (None)."""
-        from tantivy import Query
+        from tantivy import Query as TantivyQuery
 
         searcher = self._current_searcher()
         if session_id is None:
             return int(searcher.num_docs)
-        query = Query.term_query(self._schema, "session", check_session_id(session_id))
+        toolset = self._sets.session(check_session_id(session_id))
+        if toolset is None:
+            return 0
+        query = TantivyQuery.term_query(self._schema, "set", toolset.id)
         result = searcher.search(query, 1, count=True)
         return int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
+
+    def set_count(self) -> int:
+        """Tool sets the engine holds (sessions sharing a set count once)."""
+        return len(self._set_docs)
 
     @property
     def commits(self) -> int:
@@ -397,5 +487,5 @@ class TantivyToolIndex(ToolIndexBase):
         return self._commits
 
     def __repr__(self) -> str:
-        where = str(self.options.path) if self.options.path is not None else "RAM"
+        where = self.options.path if self.options.path is not None else "RAM"
         return f"TantivyToolIndex({where})"
