@@ -64,6 +64,10 @@ if TYPE_CHECKING:
 __all__ = ["DatabaseUnavailable", "PostgresToolIndex"]
 
 logger = logging.getLogger(__name__)
+# psycopg_pool logs each failed reconnection; without a handler Python's last-resort one
+# prints them all to stderr. They still reach any handler an application configures; what
+# callers see is one `DatabaseUnavailable` per failed operation.
+logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
 
 T = TypeVar("T")
 
@@ -261,7 +265,7 @@ class PostgresToolIndex(ToolIndexBase):
                 self.dsn,
                 autocommit=True,
                 connect_timeout=max(1, round(self.options.connect_timeout)),
-                application_name="toolscout",
+                application_name=self.options.application_name,
             )
         except psycopg.Error as error:
             raise ConfigError(
@@ -494,7 +498,7 @@ class PostgresToolIndex(ToolIndexBase):
             kwargs={
                 "autocommit": True,
                 "connect_timeout": max(1, round(opts.connect_timeout)),
-                "application_name": "toolscout",
+                "application_name": opts.application_name,
             },
             configure=configure,
             name=f"toolscout-{self.schema}",
@@ -538,11 +542,13 @@ class PostgresToolIndex(ToolIndexBase):
                 if not write or attempt >= _WRITE_ATTEMPTS:
                     raise
                 time.sleep(random.uniform(0.0, 0.005 * attempt))
-            except PoolTimeout as error:
+            except PoolTimeout:
+                waited = (
+                    self.options.connect_timeout if lost is not None else self.options.pool_timeout
+                )
                 raise DatabaseUnavailable(
                     f"postgres {what} failed: no connection to {self.where} within "
-                    f"{error.args[0] if error.args else 'the timeout'} ({_first_line(error)}); "
-                    "the server is down or every pooled connection is busy "
+                    f"{waited:g} s: the server is down, or every pooled connection is busy "
                     "(raise pool_max_size); the pool reconnects once the server is back"
                 ) from None
             except psycopg.OperationalError as error:

@@ -118,6 +118,12 @@ class PostgresOptions(IndexOptions):
         description="Executions of a statement before it is prepared on the server; None "
         "never prepares (for PgBouncer in transaction mode before 1.21).",
     )
+    application_name: str = Field(
+        "toolscout",
+        max_length=63,
+        description="The application name connections report (pg_stat_activity), e.g. "
+        "one per gateway replica.",
+    )
     cache_dir: str | None = Field(
         None, description="Directory of an on-disk vector cache shared by processes."
     )

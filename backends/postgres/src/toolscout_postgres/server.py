@@ -215,12 +215,15 @@ class EmbeddedServer:
             if not self.keep:
                 shutil.rmtree(self.root, ignore_errors=True)
 
-    def restart(self, mode: str = "fast") -> None:
-        """Stop and start again on the same port and data (every connection is cut)."""
+    def restart(self, mode: str = "fast", down_for: float = 0.0) -> None:
+        """Stop and start again on the same port and data (every connection is cut),
+        staying down `down_for` seconds in between."""
         self._run(
             [str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"], "stop"
         )
         self._started = False
+        if down_for > 0:
+            time.sleep(down_for)
         self._pg_ctl_start(int(self.port or 0))
         self._started = True
 

@@ -196,9 +196,9 @@ matched AS (
     SELECT p.def, p.term, p.tf_name, p.name_terms,
            p.tf_name * %(wn)s + p.tf_params * %(wp)s + p.tf_desc * %(wd)s AS tf,
            p.len_name * %(wn)s + p.len_params * %(wp)s + p.len_desc * %(wd)s AS dl
-    FROM target t
-    JOIN {s}.postings p ON p.term = ANY(%(terms)s::text[])
-    JOIN {s}.members m ON m.set_id = t.id AND m.def = p.def
+    FROM {s}.postings p
+    JOIN {s}.members m ON m.set_id = (SELECT id FROM target) AND m.def = p.def
+    WHERE p.term = ANY(%(terms)s::text[])
 )"""
 
 # BM25F: a term's document frequency counts the set's tools holding it in any field; the
