@@ -1,0 +1,148 @@
+"""The schema: created once however many workers open it, versioned, checked against the
+index's text analysis and embedder, vectors added (and filled) when first needed, and
+definitions no set holds collected."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+from toolscout import ConfigError, ToolSearchRequest
+from toolscout.testing.contract import COMMON, ledger_tools
+from toolscout_postgres import PostgresToolIndex, sql
+
+
+def meta(dsn: str, schema: str) -> dict[str, str]:
+    with psycopg.connect(dsn) as conn:
+        return dict(conn.execute(f'SELECT key, value FROM "{schema}".meta').fetchall())
+
+
+def test_meta_records_version_and_analysis(dsn: str, schema: str) -> None:
+    PostgresToolIndex(dsn=dsn, schema=schema).close()
+    found = meta(dsn, schema)
+    assert found["schema_version"] == str(sql.SCHEMA_VERSION)
+    assert found["analysis"] == "toolscout-1:porter:stop"
+    assert "embedding_model" not in found
+
+
+def test_many_workers_opening_a_new_schema_at_once(dsn: str, schema: str) -> None:
+    opened: list[PostgresToolIndex] = []
+    errors: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            opened.append(PostgresToolIndex(dsn=dsn, schema=schema))
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_one) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for index in opened:
+        index.close()
+    assert not errors and len(opened) == 6
+
+
+def test_another_analysis_is_refused(dsn: str, schema: str) -> None:
+    PostgresToolIndex(dsn=dsn, schema=schema).close()
+    with pytest.raises(ConfigError, match="stemming") as caught:
+        PostgresToolIndex(dsn=dsn, schema=schema, stemming=False)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_newer_schema_is_refused(dsn: str, schema: str) -> None:
+    PostgresToolIndex(dsn=dsn, schema=schema).close()
+    with psycopg.connect(dsn) as conn:
+        conn.execute(f"UPDATE \"{schema}\".meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(ConfigError, match="newer toolscout-postgres"):
+        PostgresToolIndex(dsn=dsn, schema=schema)
+
+
+def test_a_schema_of_other_tables_is_refused(dsn: str, schema: str) -> None:
+    with psycopg.connect(dsn) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'CREATE TABLE "{schema}".customers (id int)')
+    with pytest.raises(ConfigError, match="not a toolscout index"):
+        PostgresToolIndex(dsn=dsn, schema=schema)
+
+
+@pytest.mark.parametrize("bad", ["Tools", "1tools", "pg_tools", "a-b", "x" * 64, ""])
+def test_bad_schema_names_are_config_errors(bad: str) -> None:
+    with pytest.raises(ConfigError, match="schema"):
+        PostgresToolIndex(dsn="postgresql://unused", schema=bad)
+
+
+class OtherEmbedder:
+    name = "other"
+    model_id = "other-8"
+    dimension = 8
+
+    def embed(self, texts: Any) -> Any:
+        return np.ones((len(texts), 8), dtype=np.float32)
+
+
+def test_vectors_need_their_embedder(dsn: str, schema: str, hash_embedder: Any) -> None:
+    PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode="hybrid").close()
+    found = meta(dsn, schema)
+    assert found["embedding_model"] == hash_embedder.model_id
+    with pytest.raises(ConfigError, match="give this one an `embedder`"):
+        PostgresToolIndex(dsn=dsn, schema=schema, mode="keyword")
+    with pytest.raises(ConfigError, match="other-8"):
+        PostgresToolIndex(OtherEmbedder(), dsn=dsn, schema=schema, mode="vector")
+    # Keyword mode with the schema's embedder keeps its vectors up.
+    index = PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode="keyword")
+    index.index_tools("s", ledger_tools(3))
+    index.close()
+    vectors = PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode="vector")
+    assert len(vectors.search(ToolSearchRequest("s", COMMON, 5)).references) == 3
+    vectors.close()
+
+
+def test_vectors_are_added_and_filled_when_first_needed(
+    dsn: str, schema: str, hash_embedder: Any
+) -> None:
+    keyword = PostgresToolIndex(dsn=dsn, schema=schema)
+    keyword.index_tools("s", ledger_tools(6))
+    keyword.close()
+    vector = PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode="vector")
+    try:
+        with psycopg.connect(dsn) as conn:
+            missing = conn.execute(
+                f'SELECT count(*) FROM "{schema}".definitions WHERE embedding IS NULL'
+            ).fetchone()
+        assert missing == (0,)
+        hits = vector.search(ToolSearchRequest("s", "weather ledger entries", 3)).references
+        assert hits[0].name == "weather_records"
+    finally:
+        vector.close()
+
+
+def test_unheld_definitions_are_collected(dsn: str, schema: str) -> None:
+    index = PostgresToolIndex(dsn=dsn, schema=schema)
+    try:
+        index.index_tools("a", ledger_tools(5))
+        index.index_tools("b", ledger_tools(7))
+        assert index.definition_count() == 7
+        index.clear_index("b")
+        assert index.definition_count() == 5
+        index.replace_tools("a", ledger_tools(2, "other"))
+        assert index.definition_count() == 2
+        # A definition left behind (a collection that lost a race) goes with sweep().
+        with psycopg.connect(dsn) as conn:
+            conn.execute(
+                f'INSERT INTO "{schema}".definitions (key, doc, len_name, len_params, len_desc) '
+                "VALUES (gen_random_uuid(), '{}', 0, 0, 0)"
+            )
+        assert index.definition_count() == 3
+        assert index.sweep() == 1
+        assert index.definition_count() == 2
+        with psycopg.connect(dsn) as conn:
+            postings = conn.execute(f'SELECT count(DISTINCT def) FROM "{schema}".postings')
+            assert postings.fetchone() == (2,)
+    finally:
+        index.close()
