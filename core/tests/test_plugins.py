@@ -152,7 +152,7 @@ def test_an_unknown_backend_with_nothing_installed_says_none(registry: PluginReg
         registry.backend("nope")
 
 
-@pytest.mark.parametrize("name", ["regex", "duckdb", "tantivy", "lancedb"])
+@pytest.mark.parametrize("name", ["regex", "duckdb", "tantivy", "lancedb", "postgres"])
 def test_an_uninstalled_first_party_backend_says_how_to_install_it_from_a_clone(
     registry: PluginRegistry, name: str
 ) -> None:
