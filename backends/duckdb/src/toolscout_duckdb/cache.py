@@ -93,6 +93,8 @@ class SetIndex:
         if not rows:
             return [], 0
         indptr = self._indptr
+        slots: np.ndarray[Any, Any]
+        scores: np.ndarray[Any, Any]
         if len(rows) == 1:
             lo, hi = indptr[rows[0]], indptr[rows[0] + 1]
             slots, scores = self._slots[lo:hi], self._scores[lo:hi]

@@ -96,11 +96,11 @@ def count_postings(
     cell = np.repeat(np.arange(count * len(FIELDS), dtype=np.int64), lengths.ravel())
     key = term * (count * len(FIELDS)) + cell
     keys, counts = np.unique(key, return_counts=True)
-    pair, field = keys // len(FIELDS), keys % len(FIELDS)
+    pair, column = keys // len(FIELDS), keys % len(FIELDS)
     starts = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]])
     row = np.cumsum(np.r_[False, pair[1:] != pair[:-1]])
     tf = np.zeros((len(starts), len(FIELDS)), dtype=np.uint32)
-    tf[row, field] = counts
+    tf[row, column] = counts
     first = pair[starts]
     return Postings(
         encoded.dictionary,
