@@ -483,6 +483,10 @@ class PostgresToolIndex(ToolIndexBase):
 
         def configure(conn: psycopg.Connection[Any]) -> None:
             conn.prepare_threshold = opts.prepare_threshold
+            if opts.prepare_threshold is not None:
+                # One plan per statement, made once: planning the search statement costs
+                # more than running it, and its best plan hardly depends on the values.
+                conn.execute("SET plan_cache_mode = force_generic_plan")
             if dumper is not None:
                 conn.adapters.register_dumper(Vector, dumper)
                 conn.adapters.register_dumper(None, dumper)
