@@ -1,6 +1,7 @@
 """Memory and time of many sessions sharing one catalog, per backend, in a fresh process per point.
 
-    python core/benchmarks/sessions_memory.py --backend regex --catalog ../shared/eval/bfcl/tools.jsonl
+    python core/benchmarks/sessions_memory.py --backend regex \
+        --catalog ../shared/eval/bfcl/tools.jsonl
 
 For each session count N, a child process loads the first `--tools` tools (500), builds the
 backend, indexes one warm-up session, and reports the resident memory (RSS) that indexing

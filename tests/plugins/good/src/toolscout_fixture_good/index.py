@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from toolscout.options import IndexOptions
 from toolscout.testing import ReferenceToolIndex
+
+
+class FixtureOptions(IndexOptions):
+    label: str = "default"
 
 
 class FixtureIndex(ReferenceToolIndex):
     """Searches like `ReferenceToolIndex`; `label` shows which options reached it."""
 
     name: ClassVar[str] = "fixture_good"
+    Options: ClassVar[type[IndexOptions] | None] = FixtureOptions
 
-    class Options(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-        label: str = "default"
-
-    def __init__(self, label: str = "default") -> None:
-        super().__init__()
-        self.label = label
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.label = self.options.label
