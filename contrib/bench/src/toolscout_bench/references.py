@@ -10,8 +10,10 @@
   scores 2 per match in its name plus 1 per match in its description, plus a bonus for
   how early the first match sits.
 
-Both are ordinary `ToolIndexBase` backends, so the benchmark drives them exactly like the
-installed ones.
+Both are ordinary `ToolIndexBase` engines, so the benchmark drives them exactly like the
+installed ones, and sessions holding one catalog share one set as they do there. They keep
+their own text analysis (not core's) and rank as their originals do: no named-tools-first
+rule, so their figures stay those of the methods they stand for.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
+from toolscout.index import Query
 from toolscout.text import schema_properties, split_identifier, split_words
+from toolscout.toolsets import ToolSet
 
 __all__ = [
     "REFERENCES",
@@ -44,23 +48,34 @@ def bm25_document(tool: ToolReference) -> str:
     return f"{' '.join(split_identifier(tool.name))} {split_words(tool.description)} {params}"
 
 
-class Bm25Reference(ToolIndexBase):
-    """Plain BM25 (bm25s, Lucene scoring, k1=1.5, b=0.75), one bm25s index per session.
+class _Reference(ToolIndexBase):
+    """What both references share: core's sessions and sets, their own ranking."""
+
+    capabilities: ClassVar[Capabilities] = Capabilities()
+
+    def _rank(
+        self, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
+    ) -> tuple[list[ToolHit], int]:
+        # The original methods know no rule for queries that name a tool: keep their order.
+        return hits[: query.limit], total
+
+
+class Bm25Reference(_Reference):
+    """Plain BM25 (bm25s, Lucene scoring, k1=1.5, b=0.75), one bm25s index per tool set.
 
     Documents and queries go through the same analysis: identifiers split
     (`toolscout.text`), lower-cased, bm25s's English stop words dropped, Porter-stemmed.
     """
 
     name: ClassVar[str] = "bm25s"
-    capabilities: ClassVar[Capabilities] = Capabilities()
 
     def __init__(self) -> None:
+        super().__init__()
         import Stemmer  # type: ignore[import-not-found,unused-ignore]
 
         # The original Porter algorithm, as the eval README's reference figures name it.
         self._stemmer = Stemmer.Stemmer("porter")
-        self._tools: dict[str, dict[str, ToolReference]] = {}
-        self._built: dict[str, tuple[list[str], Any]] = {}
+        self._built: dict[str, tuple[list[ToolReference], Any]] = {}
 
     def _tokenize(self, texts: Sequence[str]) -> list[list[str]]:
         import bm25s  # type: ignore[import-untyped,unused-ignore]
@@ -74,45 +89,45 @@ class Bm25Reference(ToolIndexBase):
         )
         return tokens
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
+    def _create_set(self, toolset: ToolSet) -> None:
         import bm25s  # type: ignore[import-untyped,unused-ignore]
 
-        held = self._tools.setdefault(session_id, {})
-        held.update((tool.name, tool) for tool in tools)
-        names = list(held)
+        tools = list(toolset.tools.values())
         retriever = bm25s.BM25()
         retriever.index(
-            self._tokenize([bm25_document(held[name]) for name in names]), show_progress=False
+            self._tokenize([bm25_document(tool) for tool in tools]), show_progress=False
         )
-        self._built[session_id] = (names, retriever)
+        self._built[toolset.id] = (tools, retriever)
 
-    def _search(
+    def _update_set(
         self,
-        session_id: str,
-        query: str,
-        limit: int,
-        metadata_filter: Mapping[str, Any] | None,
-    ) -> tuple[list[ToolHit], int]:
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
+        self._create_set(new)  # rebuilt whole, then swapped in
+
+    def _drop_set(self, toolset: ToolSet) -> None:
+        self._built.pop(toolset.id, None)
+
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         import numpy as np
 
-        built = self._built.get(session_id)
-        words = self._tokenize([split_words(query)])[0]
+        built = self._built.get(toolset.id)
+        words = self._tokenize([split_words(query.text)])[0]
         if built is None or not words:
             return [], 0
-        names, retriever = built
+        tools, retriever = built
         scores = np.asarray(retriever.get_scores(words), dtype=np.float64)
+        if query.allowed is not None:
+            allowed = np.fromiter((tool.name in query.allowed for tool in tools), dtype=bool)
+            scores = np.where(allowed, scores, 0.0)
         matching = np.flatnonzero(scores > 0.0)
         # Best first; equal scores keep indexing order, so runs are repeatable.
-        order = matching[np.argsort(-scores[matching], kind="stable")][:limit]
-        tools = self._tools[session_id]
-        hits = [
-            ToolHit(names[i], float(scores[i]), tools[names[i]].summary) for i in order.tolist()
-        ]
+        order = matching[np.argsort(-scores[matching], kind="stable")][: query.limit]
+        hits = [ToolHit(tools[i].name, float(scores[i]), tools[i].summary) for i in order.tolist()]
         return hits, int(matching.size)
-
-    def _clear(self, session_id: str) -> None:
-        self._tools.pop(session_id, None)
-        self._built.pop(session_id, None)
 
 
 #: The stop words Spring AI's regex searcher drops from a query.
@@ -267,42 +282,46 @@ def spring_score(pattern: re.Pattern[str], name: str, description: str) -> float
     return score
 
 
-class SpringRegexReference(ToolIndexBase):
+class SpringRegexReference(_Reference):
     """Spring AI's RegexToolSearcher: alternation of query words over name and description."""
 
     name: ClassVar[str] = "spring-regex"
-    capabilities: ClassVar[Capabilities] = Capabilities()
 
     def __init__(self) -> None:
-        self._tools: dict[str, dict[str, ToolReference]] = {}
+        super().__init__()
+        self._tools: dict[str, list[ToolReference]] = {}
 
-    def _index(self, session_id: str, tools: Sequence[ToolReference]) -> None:
-        held = self._tools.setdefault(session_id, {})
-        held.update((tool.name, tool) for tool in tools)
+    def _create_set(self, toolset: ToolSet) -> None:
+        self._tools[toolset.id] = list(toolset.tools.values())
 
-    def _search(
+    def _update_set(
         self,
-        session_id: str,
-        query: str,
-        limit: int,
-        metadata_filter: Mapping[str, Any] | None,
-    ) -> tuple[list[ToolHit], int]:
-        tools = self._tools.get(session_id)
+        old: ToolSet,
+        new: ToolSet,
+        changed: Sequence[ToolReference],
+        removed: Sequence[str],
+    ) -> None:
+        self._create_set(new)
+
+    def _drop_set(self, toolset: ToolSet) -> None:
+        self._tools.pop(toolset.id, None)
+
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        tools = self._tools.get(toolset.id)
         if not tools:
             return [], 0
-        pattern = re.compile(spring_pattern(query), re.IGNORECASE | re.ASCII)
+        pattern = re.compile(spring_pattern(query.text), re.IGNORECASE | re.ASCII)
+        allowed = query.allowed
         scored = [
             (score, tool)
-            for tool in tools.values()
-            if (score := spring_score(pattern, tool.name, tool.description)) > 0.0
+            for tool in tools
+            if (allowed is None or tool.name in allowed)
+            and (score := spring_score(pattern, tool.name, tool.description)) > 0.0
         ]
         # A stable sort, as Java's List.sort: ties keep indexing order.
         scored.sort(key=lambda pair: -pair[0])
-        hits = [ToolHit(tool.name, score, tool.summary) for score, tool in scored[:limit]]
+        hits = [ToolHit(tool.name, score, tool.summary) for score, tool in scored[: query.limit]]
         return hits, len(scored)
-
-    def _clear(self, session_id: str) -> None:
-        self._tools.pop(session_id, None)
 
 
 #: The references by the name the report shows them under.
