@@ -71,11 +71,17 @@ def _write_atomically(target: Path, data: bytes) -> None:
 @contextlib.contextmanager
 def _scratch(target: Path) -> Iterator[Path]:
     """A temporary file beside `target`, moved onto it when the block succeeds."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as folder:
-        scratch = Path(folder) / target.name
-        yield scratch
-        os.replace(scratch, target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as folder:
+            scratch = Path(folder) / target.name
+            yield scratch
+            os.replace(scratch, target)
+    except OSError as error:
+        raise ConfigError(
+            f"cannot write a built model to {target.parent}: {error}; set TOOLSCOUT_CACHE_DIR "
+            "to a writable directory"
+        ) from None
 
 
 def _quantize(source: Path, target: Path) -> None:
@@ -150,11 +156,5 @@ def _build(files: ModelFiles, target: Path) -> None:
         pooling=files.pooling,
         normalize=files.normalized,
     )
-    try:
-        with _scratch(target) as scratch:
-            onnx.save_model(model, str(scratch))
-    except OSError as error:
-        raise ConfigError(
-            f"cannot write the built model to {target.parent}: {error}; set "
-            "TOOLSCOUT_CACHE_DIR to a writable directory"
-        ) from None
+    with _scratch(target) as scratch:
+        onnx.save_model(model, str(scratch))

@@ -210,15 +210,17 @@ def build_bert_graph(
         return _model(g, x, TOKENS, ["batch", "sequence", hidden])
 
     # Pooling over the real tokens, as sentence-transformers' Pooling module does.
-    mask_3d = g.op("Unsqueeze", mask_f, g.constant("axes_2", np.array([2], np.int64)))
     axis_1 = g.constant("axes_1", np.array([1], np.int64))
+    if pooling != "cls":
+        mask_3d = g.op("Unsqueeze", mask_f, g.constant("axes_2", np.array([2], np.int64)))
     if pooling == "mean":
         total = g.op("ReduceSum", g.op("Mul", x, mask_3d), axis_1, keepdims=0)
         count = g.op("ReduceSum", mask_3d, axis_1, keepdims=0)
         count = g.op("Max", count, g.constant("min_count", np.array(1e-9, f32)))
         pooled = g.op("Div", total, count)
     elif pooling == "cls":
-        pooled = g.op("Gather", x, g.constant("first", np.array(0, np.int64)), axis=1)
+        first = g.op("Gather", x, g.constant("first", np.array([0], np.int64)), axis=1)
+        pooled = g.op("Squeeze", first, axis_1)
     else:
         keep = g.op("Cast", mask_3d, to=TensorProto.BOOL)
         floor = g.constant("max_floor", np.array(-1e9, f32))

@@ -156,6 +156,14 @@ def inspect_directory(directory: Path, origin: str) -> ModelFiles:
             f"{directory} has no tokenizer.json (a Hugging Face fast tokenizer file); a model "
             "directory needs tokenizer.json and model.onnx, onnx/model.onnx or model.safetensors"
         )
+    modules = _modules(directory)
+    kinds = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in modules]
+    if kinds and (kinds[:2] != ["Transformer", "Pooling"] or kinds[2:] not in ([], ["Normalize"])):
+        raise ConfigError(
+            f"the model in {directory} is made of {kinds}; the onnx embedder runs Transformer, "
+            "Pooling and an optional Normalize. Use the sentence-transformers embedder for it"
+        )
+    pooling, dimension = _pooling(directory, modules)
     onnx = next(
         (p for p in (directory / "model.onnx", directory / "onnx" / "model.onnx") if p.is_file()),
         None,
@@ -167,14 +175,6 @@ def inspect_directory(directory: Path, origin: str) -> ModelFiles:
             f"{directory} holds no model.onnx, onnx/model.onnx, nor model.safetensors with "
             "config.json"
         )
-    modules = _modules(directory)
-    kinds = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in modules]
-    if kinds and (kinds[:2] != ["Transformer", "Pooling"] or kinds[2:] not in ([], ["Normalize"])):
-        raise ConfigError(
-            f"the model in {directory} is made of {kinds}; the onnx embedder runs Transformer, "
-            "Pooling and an optional Normalize. Use the sentence-transformers embedder for it"
-        )
-    pooling, dimension = _pooling(directory, modules)
     limits = [
         _read_json(directory / "sentence_bert_config.json").get("max_seq_length"),
         _read_json(directory / "tokenizer_config.json").get("model_max_length"),
@@ -288,7 +288,12 @@ def find_model(model: str | None, package: str | None = None) -> ModelFiles:
     name = model or DEFAULT_MODEL
     if package is not None:
         module, _, folder = package.replace("-", "_").partition("/")
-        directory = _package_directory(module, folder) or _package_directory(module, "model")
+        candidates = [folder] if folder else ["", "model"]
+        found = [_package_directory(module, f) for f in candidates]
+        directory = next(
+            (d for d in found if d is not None and (d / "tokenizer.json").is_file()),
+            next((d for d in found if d is not None), None),
+        )
         if directory is None:
             raise ConfigError(
                 f"the package {package!r} (option `package`) is not installed or holds no "

@@ -1,0 +1,107 @@
+"""`toolscout cache show|clear`, through the core CLI (the plugin's `register_commands`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from toolscout.cli import main
+from toolscout.embedders import CACHE_DIR_ENV, shared_cache
+from toolscout_onnx import OnnxEmbedder
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def test_show_on_an_empty_cache_says_where_it_is(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = json.loads(run(capsys, "cache", "show", "--json"))
+    assert report["directory"] == str(cache_dir)
+    assert report["vectors"]["enabled"] and report["vectors"]["models"] == []
+    assert report["vectors"]["max_bytes"] == 512 << 20
+    assert report["built_models"] == []
+    text = run(capsys, "cache", "show")
+    assert str(cache_dir) in text and "no vectors yet" in text
+
+
+def test_show_lists_vectors_per_model_and_built_models(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    embedder = OnnxEmbedder()
+    shared_cache().embed_documents(embedder, ["send an email", "weather", "refund"])
+    report = json.loads(run(capsys, "cache", "show", "--json"))
+    assert report["vectors"]["models"] == [
+        {"model": embedder.model_id, "dimension": 384, "vectors": 3}
+    ]
+    assert report["vectors"]["bytes"] >= 3 * 384 * 4
+    (built,) = report["built_models"]
+    assert Path(built["path"], "model.onnx").is_file() and built["bytes"] > 80 << 20
+    text = run(capsys, "cache")  # `show` is the default action
+    assert f"{embedder.model_id}: 3 vectors of 384" in text
+
+
+def test_clear_removes_vectors_and_built_models(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    embedder = OnnxEmbedder()
+    first = shared_cache().embed_documents(embedder, ["send an email"])
+    removed = json.loads(run(capsys, "cache", "clear", "--json"))
+    assert removed == {"vectors": 1, "built_models": 1}
+    report = json.loads(run(capsys, "cache", "show", "--json"))
+    assert report["vectors"]["models"] == [] and report["built_models"] == []
+    # The next use builds the model again and gives the same vector.
+    again = shared_cache().embed_documents(OnnxEmbedder(), ["send an email"])
+    assert np.abs(first - again).max() < 1e-6
+
+
+def test_clear_one_models_vectors_keeps_the_rest(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    embedder = OnnxEmbedder()
+    short = OnnxEmbedder(max_seq_length=16)
+    shared_cache().embed_documents(embedder, ["a", "b"])
+    shared_cache().embed_documents(short, ["a"])
+    text = run(capsys, "cache", "clear", "--model", short.model_id)
+    assert "removed 1 vectors and 0 built models" in text
+    report = json.loads(run(capsys, "cache", "show", "--json"))
+    assert [m["model"] for m in report["vectors"]["models"]] == [embedder.model_id]
+    assert len(report["built_models"]) == 1
+
+
+def test_clear_vectors_only_keeps_built_models(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared_cache().embed_documents(OnnxEmbedder(), ["a"])
+    assert json.loads(run(capsys, "cache", "clear", "--vectors", "--json")) == {
+        "vectors": 1,
+        "built_models": 0,
+    }
+    assert len(json.loads(run(capsys, "cache", "show", "--json"))["built_models"]) == 1
+
+
+def test_off_shows_the_vector_cache_off(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(CACHE_DIR_ENV, "off")
+    assert "vector cache: off" in run(capsys, "cache", "show")
+
+
+def test_the_command_is_listed_in_the_help() -> None:
+    code = "import sys; from toolscout.cli import main; sys.exit(main(['--help']))"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "show or clear the vector cache and built models" in result.stdout
