@@ -1,12 +1,12 @@
 """Quality, latency and index time of the tantivy backend on the shared eval data.
 
 Metrics follow ../shared/eval/README.md (hit@5, recall@5, nDCG@10, MRR@10; median and p99
-search latency in ms; index time). Until `toolscout eval` exists this is the measurement;
-it uses the same definitions so figures compare.
+search latency in ms; index time), as `toolscout eval` computes them; this script adds the
+10,000-tool catalog, repeats and CPU time.
 
     python backends/tantivy/bench/eval.py --data bfcl --data seal_tools
     python backends/tantivy/bench/eval.py --data joined10k --repeat 5
-    python backends/tantivy/bench/eval.py --data bfcl --option name_boost=2 --option stemmer=none
+    python backends/tantivy/bench/eval.py --data bfcl --option name_weight=2 --option stemming=false
 """
 
 from __future__ import annotations

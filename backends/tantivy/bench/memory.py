@@ -1,11 +1,17 @@
-"""Memory of 1,000 sessions × the same 500 tools in one tantivy index (RSS, Linux).
+"""Memory of 1,000 sessions × 500 tools in one tantivy index (RSS, Linux).
 
 Each session gets the first 500 BFCL tools under its own session id, as an agent server
-holding many conversations would. Prints resident memory before and after, the peak, the
-index time, and search latency across sessions.
+holding many conversations would. Sessions holding the same tools share one tool set, so
+by default the index holds 500 documents however many sessions there are; with
+`--distinct` each session also gets one tool of its own, so every session holds a set of
+its own (1,000 sets × 501 documents): the worst case, where nothing is shared. Prints
+resident memory before and after, the peak, the index time, and search latency across
+sessions. (`core/benchmarks/sessions_memory.py` measures the shared case in a fresh
+process per point, for every backend.)
 
     python backends/tantivy/bench/memory.py                  # one index_tools call per session
-    python backends/tantivy/bench/memory.py --batch          # all sessions in one batch
+    python backends/tantivy/bench/memory.py --distinct       # a set per session
+    python backends/tantivy/bench/memory.py --distinct --batch   # ... in one batch
     python backends/tantivy/bench/memory.py --path /tmp/ix   # on disk (page cache not counted)
 """
 
@@ -20,7 +26,7 @@ import time
 from pathlib import Path
 
 import toolscout
-from toolscout import ToolSearchRequest
+from toolscout import ToolReference, ToolSearchRequest
 from toolscout_tantivy import TantivyToolIndex
 
 EVAL = Path(__file__).resolve().parents[3].parent / "shared" / "eval"
@@ -39,6 +45,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--tools", type=int, default=500)
     parser.add_argument("--batch", action="store_true", help="one commit for all sessions")
+    parser.add_argument("--distinct", action="store_true", help="a tool of its own per session")
     parser.add_argument("--path", default=None, help="index directory (default: RAM)")
     args = parser.parse_args()
 
@@ -53,14 +60,20 @@ def main() -> None:
     index = TantivyToolIndex(path=args.path)
     base = status_mb("VmRSS")
 
+    def catalog(session: int) -> list[ToolReference]:
+        if not args.distinct:
+            return tools
+        own = ToolReference(f"own_tool_{session}", f"A tool only session {session} holds.")
+        return [*tools, own]
+
     start = time.perf_counter()
     if args.batch:
         with index.batch():
             for session in range(args.sessions):
-                index.index_tools(f"session-{session}", tools)
+                index.index_tools(f"session-{session}", catalog(session))
     else:
         for session in range(args.sessions):
-            index.index_tools(f"session-{session}", tools)
+            index.index_tools(f"session-{session}", catalog(session))
     index_s = time.perf_counter() - start
     gc.collect()
     loaded = status_mb("VmRSS")
@@ -76,6 +89,7 @@ def main() -> None:
     result = {
         "sessions": args.sessions,
         "tools_per_session": len(tools),
+        "sets": index.set_count(),
         "documents": index.document_count(),
         "segments": searcher.num_segments,
         "mode": "batch" if args.batch else "commit per session",

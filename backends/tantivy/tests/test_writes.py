@@ -196,3 +196,17 @@ def test_arrow_tables_are_indexed(index: TantivyToolIndex) -> None:
     index.index_tools("s", to_arrow(CATALOG))
     assert index.document_count("s") == len(CATALOG)
     assert names(index, "s", "weather")[0] == "get_weather"
+
+
+def test_dropped_sets_leave_no_bookkeeping(index: TantivyToolIndex) -> None:
+    """Hits are looked up per definition; the last document of one takes its entry along."""
+    for i in range(5):
+        index.index_tools(f"s{i}", CATALOG[i:])
+    index.index_tool("s0", tool("get_weather", "Tide tables for a harbour."))
+    index.remove_tools("s1", ["send_email"])
+    # One entry per distinct definition: s0 alone held the first get_weather.
+    assert len(index._hits) == len(CATALOG)
+    for i in range(5):
+        index.clear_index(f"s{i}")
+    assert index._hits == {} and index._defs == {}
+    assert index.document_count() == 0

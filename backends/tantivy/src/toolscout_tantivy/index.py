@@ -60,6 +60,16 @@ def _key(set_id: str, name: str) -> str:
     return set_id + _KEY_SEPARATOR + name
 
 
+class _Definition:
+    """The num of one tool definition, and how many documents carry it."""
+
+    __slots__ = ("documents", "nums")
+
+    def __init__(self, num: int) -> None:
+        self.nums = [num]
+        self.documents = 0
+
+
 class TantivyToolIndex(ToolIndexBase):
     """BM25 tool search on tantivy, in RAM or in a directory (`path`).
 
@@ -98,12 +108,16 @@ class TantivyToolIndex(ToolIndexBase):
         self._dirty = False  # writes a search must see, not yet committed
         self._uncommitted = False  # deletes of dropped sets, committed with the next commit
         self._commits = 0
-        # Per document, by its `num`: the hit it becomes (name, summary); per set, the
-        # `num` of each tool. Entries of deleted documents leave after the commit.
-        self._docs: dict[int, tuple[str, str]] = {}
-        self._set_docs: dict[str, dict[str, int]] = {}
+        # A document's `num` names its definition, not the document: every set holding
+        # an equal ToolReference shares it, so memory per document is tantivy's alone.
+        # `_hits` gives the hit a num becomes (name, summary), `_defs` each definition's
+        # num and how many documents carry it; the entries of a definition no document
+        # carries any more leave after the commit that deletes its last document.
+        self._hits: dict[int, tuple[str, str]] = {}
+        self._defs: dict[ToolReference, _Definition] = {}
         self._stale: list[int] = []
         self._next_num = 0
+        self._set_ids: set[str] = set()
         self._term_clauses: dict[str, tuple[tantivy.Occur, tantivy.Query]] = {}
         self._set_queries: dict[str, tantivy.Query] = {}
         self._log: SessionLog | None = None
@@ -191,18 +205,49 @@ class TantivyToolIndex(ToolIndexBase):
                         f"document ({error}); delete the directory and index the tools again"
                     ) from None
                 sets.setdefault(set_id, []).append(tool)
-                self._set_docs.setdefault(set_id, {})[tool.name] = num
-                self._docs[num] = (tool.name, tool.summary)
-                self._next_num = max(self._next_num, num + 1)
+                self._set_ids.add(set_id)
+                self._restore_num(tool, num)
         return StoredState(sessions=dict(self._log.sessions), sets=sets)
+
+    def _restore_num(self, tool: ToolReference, num: int) -> None:
+        definition = self._defs.get(tool)
+        if definition is None:
+            definition = self._defs[tool] = _Definition(num)
+            self._hits[num] = (tool.name, tool.summary)
+        elif num not in definition.nums:
+            # Only where a definition was dropped and indexed again before the delete was
+            # committed (a crash): both nums stay valid until its last document goes.
+            definition.nums.append(num)
+            self._hits[num] = self._hits[definition.nums[0]]
+        definition.documents += 1
+        self._next_num = max(self._next_num, num + 1)
 
     # --- the engine ------------------------------------------------------------------
 
-    def _add(self, writer: tantivy.IndexWriter, set_id: str, tool: ToolReference) -> int:
+    def _num(self, tool: ToolReference) -> int:
+        """The num of a definition, counting one more document that carries it."""
+        definition = self._defs.get(tool)
+        if definition is None:
+            num = self._next_num
+            self._next_num += 1
+            definition = self._defs[tool] = _Definition(num)
+            self._hits[num] = (tool.name, tool.summary)
+        definition.documents += 1
+        return definition.nums[0]
+
+    def _release(self, tool: ToolReference) -> None:
+        """One document fewer carries this definition (its document is being deleted)."""
+        definition = self._defs.get(tool)
+        if definition is not None:
+            definition.documents -= 1
+            if definition.documents <= 0:
+                del self._defs[tool]
+                self._stale.extend(definition.nums)
+
+    def _add(self, writer: tantivy.IndexWriter, set_id: str, tool: ToolReference) -> None:
         from tantivy import Document
 
-        num = self._next_num
-        self._next_num += 1
+        num = self._num(tool)
         terms = self.analyzer.tool_terms(tool)
         # add_text per field is ~4x faster than Document(**fields) in tantivy 0.27.
         doc = Document()
@@ -216,15 +261,13 @@ class TantivyToolIndex(ToolIndexBase):
             record = json.dumps([set_id, num, tool.to_dict()], default=repr)
             doc.add_bytes("record", record.encode())
         writer.add_document(doc)
-        self._docs[num] = (tool.name, tool.summary)
-        return num
 
     def _create_set(self, toolset: ToolSet) -> None:
         with self._lock:
             writer = self._writer_or_raise()
-            nums = self._set_docs.setdefault(toolset.id, {})
+            self._set_ids.add(toolset.id)
             for tool in toolset.tools.values():
-                nums[tool.name] = self._add(writer, toolset.id, tool)
+                self._add(writer, toolset.id, tool)
             self._dirty = True
 
     def _update_set(
@@ -236,28 +279,30 @@ class TantivyToolIndex(ToolIndexBase):
     ) -> None:
         with self._lock:
             writer = self._writer_or_raise()
-            nums = self._set_docs.setdefault(old.id, {})
+            held = old.tools
             # Only names the set holds have a document (committed or pending) to delete: a
             # delete is applied to every segment at commit, a dict lookup is free. A
             # document added after its key's delete, in the same commit, is kept.
             for name in [*removed, *(tool.name for tool in changed)]:
-                num = nums.pop(name, None)
-                if num is not None:
+                tool = held.get(name)
+                if tool is not None:
                     writer.delete_documents_by_term("key", _key(old.id, name))
-                    self._stale.append(num)
+                    self._release(tool)
             for tool in changed:
-                nums[tool.name] = self._add(writer, new.id, tool)
+                self._add(writer, new.id, tool)
             self._dirty = True
 
     def _drop_set(self, toolset: ToolSet) -> None:
         with self._lock:
-            nums = self._set_docs.pop(toolset.id, None)
+            if toolset.id not in self._set_ids:
+                return
+            self._set_ids.discard(toolset.id)
             self._set_queries.pop(toolset.id, None)
-            if nums:
-                self._stale.extend(nums.values())
+            for tool in toolset.tools.values():
+                self._release(tool)
             if self._log is not None:
                 self._drops.append(toolset.id)  # after the sessions log no longer names it
-            elif nums is not None:
+            else:
                 self._writer_or_raise().delete_documents_by_term("set", toolset.id)
                 self._dirty = True
 
@@ -286,9 +331,9 @@ class TantivyToolIndex(ToolIndexBase):
                 self._uncommitted = True
             self._drops.clear()
         if self._stale:
-            docs = self._docs
+            hits = self._hits
             for num in self._stale:
-                docs.pop(num, None)
+                hits.pop(num, None)
             self._stale.clear()
 
     def _reload(self) -> None:
@@ -298,8 +343,8 @@ class TantivyToolIndex(ToolIndexBase):
         self._tantivy.reload()
         searcher = self._tantivy.searcher()
         only = None
-        if len(self._set_docs) == 1:
-            set_id = next(iter(self._set_docs))
+        if len(self._set_ids) == 1:
+            set_id = next(iter(self._set_ids))
             match = TantivyQuery.term_query(self._schema, "set", set_id)
             held = searcher.search(match, 1, count=True).count  # type: ignore[attr-defined]
             if held == searcher.num_docs:
@@ -418,7 +463,7 @@ class TantivyToolIndex(ToolIndexBase):
         if scope is None:
             match = TantivyQuery.term_query(self._schema, "set", toolset.id)
             scope = TantivyQuery.const_score_query(match, 0.0)
-            if toolset.id in self._set_docs:  # not for a set dropped meanwhile
+            if toolset.id in self._set_ids:  # not for a set dropped meanwhile
                 self._set_queries[toolset.id] = scope
         return scope
 
@@ -453,12 +498,12 @@ class TantivyToolIndex(ToolIndexBase):
         if not found:
             return [], count
         nums = searcher.fast_field_values("num", [address for _score, address in found])
-        docs = self._docs
+        known = self._hits
         hits = []
         for (score, _address), num in zip(found, nums, strict=True):
-            doc = docs.get(num)  # type: ignore[arg-type]
-            if doc is not None:  # None: deleted by a write racing this search
-                hits.append(ToolHit(doc[0], score, doc[1]))
+            hit = known.get(num)  # type: ignore[arg-type]
+            if hit is not None:  # None: deleted by a write racing this search
+                hits.append(ToolHit(hit[0], score, hit[1]))
         return hits, count
 
     # --- inspection ------------------------------------------------------------------
@@ -479,7 +524,7 @@ class TantivyToolIndex(ToolIndexBase):
 
     def set_count(self) -> int:
         """Tool sets the engine holds (sessions sharing a set count once)."""
-        return len(self._set_docs)
+        return len(self._set_ids)
 
     @property
     def commits(self) -> int:
