@@ -53,10 +53,10 @@ def report(label: str, figures: tuple[float, float]) -> None:
     print(f"  {label:<34} median {figures[0]:7.2f} ms   p99 {figures[1]:7.2f} ms", flush=True)
 
 
-def parts(data: Path, count: int) -> None:
+def parts(data: Path, count: int, embedder_name: str | None) -> None:
     (bfcl,) = load_datasets(data, ["bfcl"])
     queries = [query.query for query in bfcl.queries[:count]]
-    embedder: Any = load_embedder()
+    embedder: Any = load_embedder(embedder_name)
     print(f"BFCL, {len(bfcl.tools):,} tools, {len(queries)} queries, {embedder!r}")
     hybrid = LanceDBToolIndex(embedder, cache=EmbeddingCache(max_queries=0))
     hybrid.index_tools("bench", bfcl.tools)
@@ -100,9 +100,9 @@ def parts(data: Path, count: int) -> None:
     report("hybrid search, repeated query", timed(queries, search(cached)))
 
 
-def indexing(data: Path, size: int) -> None:
+def indexing(data: Path, size: int, embedder_name: str | None) -> None:
     catalog = sized_catalog(joined_catalog(load_datasets(data)), size)
-    embedder: Any = load_embedder()
+    embedder: Any = load_embedder(embedder_name)
     cache = EmbeddingCache()
     index = LanceDBToolIndex(embedder, cache=cache)
     index.index_tools("warm-up", catalog[:1])
@@ -133,12 +133,13 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=EVAL, help="the eval data folder")
     parser.add_argument("--queries", type=int, default=500, help="BFCL queries to time")
     parser.add_argument("--size", type=int, default=10_000, help="tools to index")
+    parser.add_argument("--embedder", help="embedder name (default: the configured one)")
     parser.add_argument("--skip-indexing", action="store_true")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
-    parts(args.data, args.queries)
+    parts(args.data, args.queries, args.embedder)
     if not args.skip_indexing:
-        indexing(args.data, args.size)
+        indexing(args.data, args.size, args.embedder)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 
 

@@ -238,6 +238,32 @@ def test_a_catalog_held_by_many_sessions_is_stored_and_embedded_once(
     assert rows(index) == len(CATALOG)
 
 
+def test_a_change_by_one_sharer_is_its_own(minilm: SentenceTransformerEmbedder) -> None:
+    """Adding, replacing or removing a tool in one session of a shared catalog changes that
+    session only (nearest neighbours rank every tool, so the check is on what each session
+    holds and on the definition its hits carry)."""
+    index = LanceDBToolIndex(minilm)
+    for session in ("adder", "replacer", "bystander"):
+        index.index_tools(session, CATALOG)
+    index.index_tool("adder", ToolReference("extra_tool", "Refund a refund of a refund."))
+    index.index_tool("replacer", ToolReference("weather_forecast", "Tracks migratory whales."))
+    held = {tool.name for tool in CATALOG}
+    assert set(names(index, "bystander", "refund", 10)) == held
+    assert set(names(index, "adder", "refund", 10)) == held | {"extra_tool"}
+    whales = {
+        session: {
+            hit.name: hit.summary
+            for hit in index.search(ToolSearchRequest(session, "migratory whales", 10))
+        }
+        for session in ("replacer", "bystander")
+    }
+    assert whales["replacer"]["weather_forecast"] == "Tracks migratory whales."
+    assert whales["bystander"]["weather_forecast"] == CATALOG[2].summary
+    index.remove_tools("bystander", ["github_create_issue"])
+    assert "github_create_issue" in names(index, "adder", "open an issue", 10)
+    assert "github_create_issue" not in names(index, "bystander", "open an issue", 10)
+
+
 def test_index_tool_in_a_loop_changes_the_one_set_in_place(
     minilm: SentenceTransformerEmbedder,
 ) -> None:
@@ -560,6 +586,7 @@ def test_eval_command_runs_the_backend_with_its_mode_option(
         "utf-8",
     )
     argv = ["eval", "--catalog", str(catalog), "--queries", str(queries), "--json"]
+    argv += ["--option", "embedder=sentence-transformers"]
     for mode in ("hybrid", "vector"):
         assert toolscout_main([*argv, "-b", "lancedb", "--option", f"mode={mode}"]) == 0
         (result,) = json.loads(capsys.readouterr().out)["results"]
