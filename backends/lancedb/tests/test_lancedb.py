@@ -131,7 +131,9 @@ def test_the_full_text_index_adds_no_analysis_of_its_own(
     index.index_tools("s", tools)
     stored = loop.run(index._table.query().select(["name", "text"]).to_list())
     text = {row["name"]: row["text"] for row in stored}
-    assert text["archive_lookup"] == f"archiv lookup archiv lookup find {fold(word)} record"
+    described = f"find {fold(word)} record"
+    # The defaults: the name 3 times, the parameters (none here) once, the description twice.
+    assert text["archive_lookup"] == " ".join(["archiv lookup"] * 3 + [described] * 2)
     assert names(index, "s", word.upper()) == ["archive_lookup"]
     assert names(index, "s", "finding archives") == ["archive_lookup"]  # stemmed by core
 
@@ -424,9 +426,9 @@ def test_reopening_with_another_embedder_or_analysis_is_refused(
         LanceDBToolIndex(WordHashEmbedder(), uri=uri)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match=r"analysed as 'toolscout-1:porter:stop'.*stemming"):
         LanceDBToolIndex(minilm, uri=uri, stemming=False)
-    with pytest.raises(ConfigError, match=r"name x2.*name x3.*name_weight"):
-        LanceDBToolIndex(minilm, uri=uri, name_weight=3)
-    LanceDBToolIndex(minilm, uri=uri, name_weight=2.4).close()  # rounds to the same 2
+    with pytest.raises(ConfigError, match=r"name x3.*name x4.*name_weight"):
+        LanceDBToolIndex(minilm, uri=uri, name_weight=4)
+    LanceDBToolIndex(minilm, uri=uri, name_weight=2.6).close()  # rounds to the same 3
 
 
 def test_a_table_of_the_old_layout_is_refused(
