@@ -54,6 +54,7 @@ class MiniBM25Index(ToolIndexBase):
     # remove_tools, metadata_filter and min_score come with ToolIndexBase.
     capabilities: ClassVar[Capabilities] = Capabilities()
     Options: ClassVar[type[IndexOptions]] = MiniBM25Options
+    options: MiniBM25Options
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)  # validates options: a bad one is a ConfigError

@@ -337,7 +337,7 @@ class RegexToolIndex(ToolIndexBase):
                     scores[doc] = get(doc, 0.0) + coverage * share
         return scores
 
-    def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> list[float]:
+    def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> dict[int, float]:
         assert parsed.pattern is not None
         joined_pattern = compile_joined(parsed.text)
         name_weight, parameters_weight, description_weight = self._weights
