@@ -95,4 +95,4 @@ def server_memory_mb(dsn: str) -> dict[str, float]:
     for process in processes:
         with contextlib.suppress(psutil.Error):
             pss += process.memory_full_info().pss
-    return {"server_pss_mb": round(pss / 2**20, 1), "tables_mb": round(size / 2**20, 1)}
+    return {"server_pss_mb": round(pss / 2**20, 1), "tables_mb": round(float(size) / 2**20, 1)}

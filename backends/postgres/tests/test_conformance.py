@@ -73,7 +73,7 @@ class _Postgres(ToolIndexConformance):
 NEAREST_RETURNS_EVERY_TOOL = (
     "sharing.py asserts that an unrelated query ('migratory whales') finds nothing in the "
     "bystander session; nearest-neighbour search ranks every tool, as lancedb's vector "
-    "and hybrid modes do (they fail it too). test_sharing.py checks the isolation part."
+    "and hybrid modes do (they fail it too). test_workers.py checks the isolation part."
 )
 
 

@@ -75,6 +75,14 @@ T = TypeVar("T")
 _WRITE_ATTEMPTS = 8
 # Sessions whose last known set this process remembers (a search guesses with it).
 _SESSION_HINTS = 100_000
+# Tools whose definition keys this process keeps (by object identity).
+_KEY_CACHE = 200_000
+# New definitions a change writes while it holds the lock; more are written before it.
+_QUICK_DEFINITIONS = 32
+
+
+class _NeedDefinitions(Exception):
+    """A change needs many new definitions: written first, outside the lock."""
 
 
 class DatabaseUnavailable(ToolscoutError, ConnectionError):
@@ -208,9 +216,10 @@ class PostgresToolIndex(ToolIndexBase):
         )
         self._hints: OrderedDict[str, uuid.UUID] = OrderedDict()
         self._hints_lock = threading.Lock()
-        self._keys: weakref.WeakKeyDictionary[ToolReference, uuid.UUID] = (
-            weakref.WeakKeyDictionary()
-        )
+        # Definition keys of tools this process wrote lately, by object identity (a tool
+        # indexed into many sessions is hashed once); the weak reference proves the id
+        # still names that object.
+        self._keys: OrderedDict[int, tuple[weakref.ref[ToolReference], uuid.UUID]] = OrderedDict()
         self._keys_lock = threading.Lock()
         if opts.dsn is None:
             raise ConfigError(
@@ -575,12 +584,14 @@ class PostgresToolIndex(ToolIndexBase):
     # --- sets in this process ------------------------------------------------------------
 
     def _key(self, tool: ToolReference) -> uuid.UUID:
+        found = self._keys.get(id(tool))
+        if found is not None and found[0]() is tool:
+            return found[1]
+        key = uuid.UUID(hex=definition_key(tool))
         with self._keys_lock:
-            key = self._keys.get(tool)
-        if key is None:
-            key = uuid.UUID(hex=definition_key(tool))
-            with self._keys_lock:
-                self._keys[tool] = key
+            self._keys[id(tool)] = (weakref.ref(tool), key)
+            while len(self._keys) > _KEY_CACHE:
+                self._keys.popitem(last=False)
         return key
 
     def _hint(self, session_id: str) -> uuid.UUID | None:
@@ -845,13 +856,27 @@ class PostgresToolIndex(ToolIndexBase):
         replace: bool,
     ) -> None:
         prepared = [_Prepared(tool, self._key(tool)) for tool in upserts]
-        vectors = self._vectors_for(prepared) if self.embedder is not None else {}
 
-        def write(conn: psycopg.Connection[Any]) -> _Outcome:
+        # First try: sets and sessions only (a set another session holds, a change in
+        # place, a few new definitions written under the lock).
+        def quick(conn: psycopg.Connection[Any]) -> _Outcome:
             with conn.transaction():
-                return self._write(conn, session_id, prepared, removals, replace, vectors)
+                return self._write(conn, session_id, prepared, removals, replace, None)
 
-        outcome = self._run(write, "write", write=True)
+        try:
+            outcome = self._run(quick, "write", write=True)
+        except _NeedDefinitions:
+            # Many new definitions: embedded before the transaction, and written (with
+            # their postings) before it takes the lock, so other writers wait for the
+            # bookkeeping only.
+            vectors = self._vectors_for(prepared) if self.embedder is not None else {}
+
+            def full(conn: psycopg.Connection[Any]) -> _Outcome:
+                with conn.transaction():
+                    self._insert_definitions(conn, prepared, vectors)
+                    return self._write(conn, session_id, prepared, removals, replace, vectors)
+
+            outcome = self._run(full, "write", write=True)
         if outcome.unchanged:
             return
         if outcome.held is not None:
@@ -893,12 +918,14 @@ class PostgresToolIndex(ToolIndexBase):
         prepared: Sequence[_Prepared],
         removals: Sequence[str],
         replace: bool,
-        vectors: dict[uuid.UUID, Any],
+        vectors: dict[uuid.UUID, Any] | None,
     ) -> _Outcome:
-        """One change, inside the caller's transaction (see the module docstring)."""
+        """One change, inside the caller's transaction (see the module docstring).
+
+        `vectors` None: the definitions were not written first; a few missing ones are
+        written here, under the lock, and many raise `_NeedDefinitions`.
+        """
         st = self._statements
-        if prepared:
-            self._insert_definitions(conn, prepared, vectors)
         # Sets and sessions: one writer at a time per schema, until commit.
         conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
         row = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
@@ -933,8 +960,23 @@ class PostgresToolIndex(ToolIndexBase):
             # Another session holds exactly this set: point at it, write nothing else.
             conn.execute(st["BIND"], {"session": session_id, "set": shared[0]})
             dropped = self._release(conn, current.id) if current is not None else []
-            held = CachedSet.of(shared[0], int(shared[1]), fingerprint, by_key)
+            held = self._sets_cache.get(shared[0])
+            if held is None or held.revision != int(shared[1]):
+                held = CachedSet.of(shared[0], int(shared[1]), fingerprint, by_key)
             return _Outcome(held, dropped)
+        if vectors is None:
+            # The new set needs its definitions in the store.
+            fresh = [item for item in prepared if current is None or item.key not in current.names]
+            if fresh:
+                wanted = list({item.key for item in fresh})
+                present = {row[0] for row in conn.execute(st["EXISTING"], [wanted])}
+                missing = [item for item in fresh if item.key not in present]
+                if len(missing) > _QUICK_DEFINITIONS:
+                    raise _NeedDefinitions
+                if missing:
+                    need = {item.key: item.tool for item in missing}
+                    embedded = self._embed(need) if self._vector_oid is not None else {}
+                    self._insert_definitions(conn, missing, embedded)
         if current is not None:
             others = conn.execute(
                 st["OTHER_HOLDERS"], {"set": current.id, "session": session_id}
