@@ -41,7 +41,7 @@ from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
 from toolscout.catalog import parse_tool
 from toolscout.index import ToolIndex
 from toolscout.session import SessionManager
-from toolscout.types import ToolReference
+from toolscout.types import ToolReference, thaw
 from typing_extensions import NotRequired
 
 from toolscout_langchain._common import AutoThreshold, Catalog, Scout, merge_loaded
@@ -264,7 +264,7 @@ def _search_tool(reference: ToolReference) -> BaseTool:
     return StructuredTool(
         name=reference.name,
         description=reference.description,
-        args_schema=dict(reference.input_schema or {}),
+        args_schema=thaw(reference.input_schema) or {"type": "object", "properties": {}},
         func=_unreachable,
     )
 

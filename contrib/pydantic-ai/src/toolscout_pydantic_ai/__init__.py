@@ -1,0 +1,20 @@
+"""PydanticAI for toolscout: one search tool in front of many tools.
+
+`ToolscoutToolset(tools, index)` is a dynamic toolset: the model first sees the search tool
+plus pinned tools, and the tools a search finds are callable from the next request on. See
+docs/integrations/pydantic-ai.md.
+"""
+
+from __future__ import annotations
+
+from toolscout_pydantic_ai._common import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshold
+from toolscout_pydantic_ai.toolset import FOUND_KEY, ToolscoutToolset, found_tools
+
+__all__ = [
+    "DEFAULT_AUTO_TOKENS",
+    "DEFAULT_AUTO_TOOLS",
+    "FOUND_KEY",
+    "AutoThreshold",
+    "ToolscoutToolset",
+    "found_tools",
+]
