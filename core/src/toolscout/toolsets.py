@@ -42,7 +42,17 @@ def definition_key(tool: ToolReference) -> str:
     A hash of canonical JSON (`[name, description, schema, metadata]`, keys sorted): JSON
     quotes and escapes every string, so no choice of names and descriptions can make two
     different definitions serialise alike, unlike a hash of fields joined by a separator.
+    Cached on the (immutable) reference: a catalog indexed by many sessions is hashed once.
     """
+    cached: str | None = tool.__dict__.get("_definition_key")
+    if cached is None:
+        cached = _definition_key(tool)
+        # A frozen dataclass: write around __setattr__, as cached_property does.
+        tool.__dict__["_definition_key"] = cached
+    return cached
+
+
+def _definition_key(tool: ToolReference) -> str:
     payload = json.dumps(
         [tool.name, tool.description, thaw(tool.input_schema), thaw(tool.metadata)],
         sort_keys=True,
