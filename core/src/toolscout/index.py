@@ -184,6 +184,9 @@ class ToolIndexBase(ABC):
     #: The backend's options model; None takes `IndexOptions` (pydantic is imported only
     #: when an index is built, so `import toolscout` stays light).
     Options: ClassVar[type[IndexOptions] | None] = None
+    #: Whether tools the query names outright rank first. Every backend keeps it; a
+    #: reference implementation of someone else's method (benchmarks) turns it off.
+    named_first: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -286,7 +289,7 @@ class ToolIndexBase(ABC):
         self, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
     ) -> tuple[list[ToolHit], int]:
         """Core's last word on ranking: named tools first, then the `min_score` floor."""
-        if query.named:
+        if query.named and self.named_first:
             engine = {hit.name: hit for hit in hits}
             top = max((hit.score for hit in hits), default=0.0)
             count = len(query.named)
@@ -299,7 +302,8 @@ class ToolIndexBase(ABC):
             hits = first + [hit for hit in hits if hit.name not in named]
         floor = self.options.min_score
         if floor > 0.0:
-            kept = [hit for hit in hits if hit.score >= floor or hit.name in query.named]
+            named = query.named if self.named_first else ()
+            kept = [hit for hit in hits if hit.score >= floor or hit.name in named]
             if len(kept) < len(hits):
                 # Hits come best first: the matches beyond this page score lower still.
                 total = len(kept)

@@ -52,12 +52,8 @@ class _Reference(ToolIndexBase):
     """What both references share: core's sessions and sets, their own ranking."""
 
     capabilities: ClassVar[Capabilities] = Capabilities()
-
-    def _rank(
-        self, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
-    ) -> tuple[list[ToolHit], int]:
-        # The original methods know no rule for queries that name a tool: keep their order.
-        return hits[: query.limit], total
+    # The original methods know no rule for queries that name a tool: keep their order.
+    named_first: ClassVar[bool] = False
 
 
 class Bm25Reference(_Reference):
