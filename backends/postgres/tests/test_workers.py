@@ -148,3 +148,18 @@ def test_definitions_survive_round_trips_exactly(workers: Callable[..., Any]) ->
         assert read[tool.name] == tool
         assert read[tool.name].metadata == tool.metadata
         assert read[tool.name].input_schema == tool.input_schema
+
+
+def test_reindexing_held_tools_with_a_few_new_ones(workers: Callable[..., Any]) -> None:
+    """A batch of tools the session holds plus new ones writes the new definitions only
+    (under the lock when few, before it when many)."""
+    index = workers()
+    held = ledger_tools(40)
+    index.index_tools("s", held)
+    extra = [ToolReference(f"extra_{n}", f"Extra {COMMON} {n}.") for n in range(3)]
+    index.index_tools("s", [*held, *extra])
+    assert len(index.tools("s")) == len(held) + 3
+    many = [ToolReference(f"many_{n}", f"Many {COMMON} {n}.") for n in range(100)]
+    index.index_tools("s", [*held, *extra, *many])
+    assert len(index.tools("s")) == len(held) + 103
+    assert index.definition_count() == len(held) + 103

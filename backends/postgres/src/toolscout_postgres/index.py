@@ -171,13 +171,25 @@ class _Prepared:
 
 
 @dataclass
+class _Plan:
+    """A session's tools after a change, worked out from the set it held (`current`)."""
+
+    current: CachedSet | None
+    tools: dict[str, ToolReference]
+    keys: dict[str, uuid.UUID]
+    fingerprint: uuid.UUID | None  # None: no tools left
+
+
+@dataclass
 class _Outcome:
-    """What a committed change left: the session's set (None: it holds nothing), and the
+    """What a committed change left: the session's set (`held`, or `made`: the set id,
+    revision and plan to cache once committed; neither: it holds nothing), and the
     definitions of sets it dropped (to collect)."""
 
     held: CachedSet | None
     dropped: list[uuid.UUID] = dataclasses.field(default_factory=list)
     unchanged: bool = False
+    made: tuple[uuid.UUID, int, _Plan] | None = None
 
 
 class PostgresToolIndex(ToolIndexBase):
@@ -460,6 +472,9 @@ class PostgresToolIndex(ToolIndexBase):
                 "ADD_MEMBERS",
                 "REMOVE_MEMBERS",
                 "RESTAT",
+                "ADJUST",
+                "COPY_SET",
+                "COPY_MEMBERS_FROM",
                 "COLLECT",
                 "SWEEP",
                 "SET_HEAD",
@@ -879,9 +894,17 @@ class PostgresToolIndex(ToolIndexBase):
             outcome = self._run(full, "write", write=True)
         if outcome.unchanged:
             return
-        if outcome.held is not None:
-            self._sets_cache.put(outcome.held)
-            self._remember(session_id, outcome.held.id)
+        held = outcome.held
+        if outcome.made is not None:
+            set_id, revision, plan = outcome.made
+            held = self._sets_cache.get(set_id)
+            if held is None or held.revision != revision:
+                assert plan.fingerprint is not None
+                by_key = {plan.keys[name]: tool for name, tool in plan.tools.items()}
+                held = CachedSet.of(set_id, revision, plan.fingerprint, by_key)
+        if held is not None:
+            self._sets_cache.put(held)
+            self._remember(session_id, held.id)
         else:
             self._remember(session_id, None)
         if outcome.dropped:
@@ -911,27 +934,14 @@ class PostgresToolIndex(ToolIndexBase):
         matrix = self.cache.embed_documents(self.embedder, [embedding_text(tools[k]) for k in keys])
         return {key: matrix[i] for i, key in enumerate(keys)}
 
-    def _write(
+    def _plan(
         self,
-        conn: psycopg.Connection[Any],
-        session_id: str,
+        current: CachedSet | None,
         prepared: Sequence[_Prepared],
         removals: Sequence[str],
         replace: bool,
-        vectors: dict[uuid.UUID, Any] | None,
-    ) -> _Outcome:
-        """One change, inside the caller's transaction (see the module docstring).
-
-        `vectors` None: the definitions were not written first; a few missing ones are
-        written here, under the lock, and many raise `_NeedDefinitions`.
-        """
-        st = self._statements
-        # Sets and sessions: one writer at a time per schema, until commit.
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
-        row = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
-        current = self._read_set(conn, row[0]) if row is not None else None
-        if row is not None and current is None:  # cannot happen: the set row is locked
-            raise RuntimeError(f"session {session_id!r} points at a missing set {row[0]}")
+    ) -> _Plan:
+        """The session's tools after the change, if it holds `current` now."""
         tools: dict[str, ToolReference] = {}
         keys: dict[str, uuid.UUID] = {}
         if current is not None and not replace:
@@ -946,13 +956,48 @@ class PostgresToolIndex(ToolIndexBase):
             keys.pop(name, None)
             tools[name] = item.tool
             keys[name] = item.key
-        if not tools:
+        fingerprint = _fingerprint(keys.values()) if keys else None
+        return _Plan(current, tools, keys, fingerprint)
+
+    def _write(
+        self,
+        conn: psycopg.Connection[Any],
+        session_id: str,
+        prepared: Sequence[_Prepared],
+        removals: Sequence[str],
+        replace: bool,
+        vectors: dict[uuid.UUID, Any] | None,
+    ) -> _Outcome:
+        """One change, inside the caller's transaction (see the module docstring).
+
+        The new tools are worked out before the lock from the set this process last saw
+        the session hold, and again under it only if the session moved on meanwhile.
+        `vectors` None: the definitions were not written first; a few missing ones are
+        written here, under the lock, and many raise `_NeedDefinitions`.
+        """
+        st = self._statements
+        hint = self._hint(session_id)
+        guess = self._sets_cache.get(hint) if hint is not None else None
+        plan = self._plan(guess, prepared, removals, replace)
+        # Sets and sessions: one writer at a time per schema, until commit.
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
+        row = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
+        if row is None:
+            current = None
+        elif guess is not None and guess.id == row[0] and guess.revision == int(row[1]):
+            current = guess
+        else:
+            current = self._read_set(conn, row[0])
+            if current is None:  # cannot happen: sets change under the lock only
+                raise RuntimeError(f"session {session_id!r} points at a missing set {row[0]}")
+        if plan.current is not current:
+            plan = self._plan(current, prepared, removals, replace)
+        if plan.fingerprint is None:
             if current is None:
                 return _Outcome(None, unchanged=True)
             conn.execute(st["UNBIND"], {"session": session_id})
             return _Outcome(None, self._release(conn, current.id))
-        fingerprint = _fingerprint(keys.values())
-        by_key = {keys[name]: tools[name] for name in tools}
+        fingerprint = plan.fingerprint
         if current is not None and current.fingerprint == fingerprint:
             return _Outcome(current, unchanged=True)
         shared = conn.execute(st["WITH_FINGERPRINT"], {"fingerprint": fingerprint}).fetchone()
@@ -960,54 +1005,51 @@ class PostgresToolIndex(ToolIndexBase):
             # Another session holds exactly this set: point at it, write nothing else.
             conn.execute(st["BIND"], {"session": session_id, "set": shared[0]})
             dropped = self._release(conn, current.id) if current is not None else []
-            held = self._sets_cache.get(shared[0])
-            if held is None or held.revision != int(shared[1]):
-                held = CachedSet.of(shared[0], int(shared[1]), fingerprint, by_key)
-            return _Outcome(held, dropped)
-        if vectors is None:
+            return _Outcome(None, dropped, made=(shared[0], int(shared[1]), plan))
+        old = set(current.names) if current is not None else set()
+        new = set(plan.keys.values())
+        added = sorted(new - old)
+        gone = sorted(old - new)
+        if vectors is None and added:
             # The new set needs its definitions in the store.
-            fresh = [item for item in prepared if current is None or item.key not in current.names]
-            if fresh:
-                wanted = list({item.key for item in fresh})
-                present = {row[0] for row in conn.execute(st["EXISTING"], [wanted])}
-                missing = [item for item in fresh if item.key not in present]
-                if len(missing) > _QUICK_DEFINITIONS:
-                    raise _NeedDefinitions
-                if missing:
-                    need = {item.key: item.tool for item in missing}
-                    embedded = self._embed(need) if self._vector_oid is not None else {}
-                    self._insert_definitions(conn, missing, embedded)
+            present = {row[0] for row in conn.execute(st["EXISTING"], [added])}
+            wanted = set(added) - present
+            missing = list({i.key: i for i in prepared if i.key in wanted}.values())
+            if len(missing) > _QUICK_DEFINITIONS:
+                raise _NeedDefinitions
+            if missing:
+                need = {item.key: item.tool for item in missing}
+                embedded = self._embed(need) if self._vector_oid is not None else {}
+                self._insert_definitions(conn, missing, embedded)
+        delta = {"added": added, "gone": gone, "fingerprint": fingerprint}
         if current is not None:
             others = conn.execute(
                 st["OTHER_HOLDERS"], {"set": current.id, "session": session_id}
             ).fetchone()
             if others is not None and not others[0]:
                 # Held by this session alone: change it in place, only what changed.
-                old = set(current.keys.values())
-                new = set(by_key)
-                gone = sorted(old - new)
-                added = sorted(new - old)
                 if gone:
                     conn.execute(st["REMOVE_MEMBERS"], {"set": current.id, "keys": gone})
                 if added:
                     conn.execute(st["ADD_MEMBERS"], {"set": current.id, "keys": added})
-                revision = conn.execute(
-                    st["RESTAT"], {"set": current.id, "fingerprint": fingerprint, "bump": 1}
-                ).fetchone()
+                revision = conn.execute(st["ADJUST"], {"set": current.id, **delta}).fetchone()
                 assert revision is not None
-                held = CachedSet.of(current.id, int(revision[0]), fingerprint, by_key)
-                return _Outcome(held, gone)
+                return _Outcome(None, gone, made=(current.id, int(revision[0]), plan))
         set_id = uuid.UUID(hex=uuid.uuid4().hex)
-        conn.execute(st["CREATE_SET"], {"set": set_id, "fingerprint": fingerprint})
-        with conn.cursor().copy(st["COPY_MEMBERS"]) as copy:
-            copy.write("".join(f"{set_id}\t{key}\n" for key in sorted(by_key)))
-        revision = conn.execute(
-            st["RESTAT"], {"set": set_id, "fingerprint": fingerprint, "bump": 0}
-        ).fetchone()
-        assert revision is not None
+        if current is not None:
+            # Copy-on-write: the session's set, less what went, plus what came.
+            conn.execute(st["COPY_SET"], {"set": set_id, "old": current.id, **delta})
+            conn.execute(st["COPY_MEMBERS_FROM"], {"set": set_id, "old": current.id, "gone": gone})
+            if added:
+                conn.execute(st["ADD_MEMBERS"], {"set": set_id, "keys": added})
+        else:
+            conn.execute(st["CREATE_SET"], {"set": set_id, "fingerprint": fingerprint})
+            with conn.cursor().copy(st["COPY_MEMBERS"]) as copy:
+                copy.write("".join(f"{set_id}\t{key}\n" for key in sorted(new)))
+            conn.execute(st["RESTAT"], {"set": set_id, "fingerprint": fingerprint, "bump": 0})
         conn.execute(st["BIND"], {"session": session_id, "set": set_id})
         dropped = self._release(conn, current.id) if current is not None else []
-        return _Outcome(CachedSet.of(set_id, int(revision[0]), fingerprint, by_key), dropped)
+        return _Outcome(None, dropped, made=(set_id, 1, plan))
 
     def _insert_definitions(
         self,

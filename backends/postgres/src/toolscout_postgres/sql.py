@@ -158,6 +158,49 @@ FROM (
 WHERE st.id = %(set)s
 RETURNING st.revision
 """
+# The field lengths of the definitions a change adds to a set and takes from it.
+_DELTA = """
+WITH a AS (
+    SELECT count(*) AS n, coalesce(sum(len_name), 0) AS ln,
+           coalesce(sum(len_params), 0) AS lp, coalesce(sum(len_desc), 0) AS ld
+    FROM {s}.definitions WHERE key = ANY(%(added)s::uuid[])
+), g AS (
+    SELECT count(*) AS n, coalesce(sum(len_name), 0) AS ln,
+           coalesce(sum(len_params), 0) AS lp, coalesce(sum(len_desc), 0) AS ld
+    FROM {s}.definitions WHERE key = ANY(%(gone)s::uuid[])
+)"""
+#: A set changed in place: its statistics adjusted by what came and went.
+ADJUST = (
+    _DELTA
+    + """
+UPDATE {s}.sets st SET
+    fingerprint = %(fingerprint)s, revision = st.revision + 1,
+    size = st.size + a.n - g.n, len_name = st.len_name + a.ln - g.ln,
+    len_params = st.len_params + a.lp - g.lp, len_desc = st.len_desc + a.ld - g.ld,
+    updated_at = now()
+FROM a, g
+WHERE st.id = %(set)s
+RETURNING st.revision
+"""
+)
+#: A copy of a set (copy-on-write), its statistics adjusted by what came and went.
+COPY_SET = (
+    _DELTA
+    + """
+INSERT INTO {s}.sets (id, fingerprint, revision, size, len_name, len_params, len_desc)
+SELECT %(set)s, %(fingerprint)s, 1, st.size + a.n - g.n, st.len_name + a.ln - g.ln,
+       st.len_params + a.lp - g.lp, st.len_desc + a.ld - g.ld
+FROM {s}.sets st, a, g
+WHERE st.id = %(old)s
+"""
+)
+COPY_MEMBERS_FROM = """
+INSERT INTO {s}.members (set_id, def)
+SELECT %(set)s, def FROM {s}.members
+WHERE set_id = %(old)s AND NOT (def = ANY(%(gone)s::uuid[]))
+ORDER BY def
+"""
+
 #: Definitions no set holds any more, among `keys` (their postings go with them).
 COLLECT = """
 DELETE FROM {s}.definitions d
