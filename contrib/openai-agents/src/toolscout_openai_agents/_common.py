@@ -1,0 +1,276 @@
+"""The framework-neutral half of a toolscout integration: settings, sessions, auto mode, search.
+
+This file is the same in toolscout-langchain, toolscout-pydantic-ai and
+toolscout-openai-agents: each framework adapter converts its tools to `ToolReference`s and
+asks a `Scout` which of them a model request carries, and answers search calls through it.
+
+Auto mode: tool search turns on only when the searchable tools (every tool but the pinned
+ones) are more than `AutoThreshold.tools` (default 30) or their definitions take more than
+`AutoThreshold.tokens` tokens (default 10,000, o200k_base, as OpenAI function definitions);
+below both, every tool is sent as usual and the search tool is left out.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toolscout.advisor.search_tool import (
+    SEARCH_TOOL_NAME,
+    SearchOutcome,
+    run_search,
+    search_tool_reference,
+)
+from toolscout.index import ToolIndex
+from toolscout.session import SessionManager, tool_set_fingerprint
+from toolscout.types import ToolReference
+
+if TYPE_CHECKING:
+    from toolscout.config import Settings
+
+__all__ = [
+    "DEFAULT_AUTO_TOKENS",
+    "DEFAULT_AUTO_TOOLS",
+    "AutoThreshold",
+    "Catalog",
+    "Scout",
+    "SearchOutcome",
+    "merge_loaded",
+]
+
+DEFAULT_AUTO_TOOLS = 30
+"""Auto mode turns search on above this many searchable tools (models pick tools less
+reliably beyond about 30)."""
+DEFAULT_AUTO_TOKENS = 10_000
+"""Auto mode turns search on when the searchable tools' definitions take more tokens."""
+
+_CATALOG_CACHE = 16
+
+
+@dataclass(frozen=True)
+class AutoThreshold:
+    """When tool search turns on (auto mode).
+
+    Search is on when there are more than `tools` searchable tools, or when their
+    definitions take more than `tokens` tokens (`toolscout.tokens.tool_tokens`: o200k_base,
+    as OpenAI function definitions). Below both, every tool is sent as usual and the search
+    tool is left out. `None` switches a criterion off; `AutoThreshold(tools=0)` turns search
+    on whenever there is a tool to search.
+    """
+
+    tools: int | None = DEFAULT_AUTO_TOOLS
+    tokens: int | None = DEFAULT_AUTO_TOKENS
+    encoding: str = "o200k_base"
+
+    def __post_init__(self) -> None:
+        for name in ("tools", "tokens"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
+                raise ValueError(f"AutoThreshold.{name} must be None or an int >= 0, got {value!r}")
+
+    @classmethod
+    def coerce(cls, auto: AutoThreshold | bool | None) -> AutoThreshold | None:
+        """`True` → the default threshold; `False`/`None` → no threshold (search always on)."""
+        if auto is True:
+            return cls()
+        if auto is False or auto is None:
+            return None
+        if isinstance(auto, AutoThreshold):
+            return auto
+        raise TypeError(f"auto must be a bool or an AutoThreshold, got {type(auto).__name__}")
+
+    def decide(self, tools: Sequence[ToolReference]) -> tuple[bool, int | None]:
+        """(search on?, the tools' tokens when they were counted)."""
+        if not tools:
+            return False, 0
+        if self.tools is not None and len(tools) > self.tools:
+            return True, None
+        if self.tokens is None:
+            return False, None
+        from toolscout.tokens import tool_tokens
+
+        tokens = tool_tokens(tools, self.encoding)
+        return tokens > self.tokens, tokens
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The tools of one request, split into pinned and searchable, with the auto decision."""
+
+    pinned: tuple[ToolReference, ...]
+    searchable: tuple[ToolReference, ...]
+    fingerprint: str
+    search_on: bool
+    tokens: int | None = None
+    by_name: Mapping[str, ToolReference] = field(default_factory=dict, repr=False)
+
+    def known(self, name: str) -> ToolReference | None:
+        """A searchable tool by name (what `select:` and search hits resolve against)."""
+        return self.by_name.get(name)
+
+
+class Scout:
+    """Settings, sessions over one index, the auto decision and the search tool.
+
+    `index` is any toolscout backend (default: the configured one). Keyword arguments
+    override the matching settings (`[tool.toolscout]`, `TOOLSCOUT_*`).
+    """
+
+    def __init__(
+        self,
+        index: ToolIndex | None = None,
+        *,
+        settings: Settings | None = None,
+        sessions: SessionManager | None = None,
+        pinned: Iterable[str] = (),
+        auto: AutoThreshold | bool = True,
+        max_results: int | None = None,
+        max_results_limit: int | None = None,
+        max_loaded_tools: int | None = None,
+        result_summaries: bool | None = None,
+        search_tool_name: str = SEARCH_TOOL_NAME,
+    ) -> None:
+        from toolscout.config import load_settings
+
+        overrides = {
+            key: value
+            for key, value in {
+                "max_results": max_results,
+                "max_results_limit": max_results_limit,
+                "max_loaded_tools": max_loaded_tools,
+                "result_summaries": result_summaries,
+            }.items()
+            if value is not None
+        }
+        if settings is None:
+            settings = load_settings(**overrides)
+        elif overrides:
+            settings = type(settings).model_validate({**settings.model_dump(), **overrides})
+        self.settings = settings
+        if sessions is not None:
+            if index is not None and index is not sessions.index:
+                raise ValueError("pass either index or sessions (whose index is used), not both")
+            self.sessions = sessions
+        else:
+            if index is None:
+                from toolscout.loading import load_index
+
+                index = load_index(settings=settings)
+            from toolscout.eviction import strategy_from_settings
+
+            eviction = settings.eviction
+            self.sessions = SessionManager(
+                index,
+                strategy_from_settings(eviction.strategy, eviction.lru_max_sessions, eviction.ttl),
+            )
+        self.index: ToolIndex = self.sessions.index
+        self.pinned = frozenset(pinned)
+        self.auto = AutoThreshold.coerce(auto)
+        if not isinstance(search_tool_name, str) or not search_tool_name.strip():
+            raise ValueError(
+                f"search_tool_name must be a non-empty string, got {search_tool_name!r}"
+            )
+        self.search_name = search_tool_name.strip()
+        self.search_reference = search_tool_reference(
+            min(settings.max_results, settings.max_results_limit),
+            settings.max_results_limit,
+            self.search_name,
+        )
+        self._catalogs: OrderedDict[str, Catalog] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def suffix(self) -> str:
+        """The system-message suffix, naming the search tool by its configured name."""
+        suffix = self.settings.system_message_suffix
+        if self.search_name != SEARCH_TOOL_NAME:
+            suffix = suffix.replace(SEARCH_TOOL_NAME, self.search_name)
+        return suffix
+
+    @property
+    def max_loaded_tools(self) -> int:
+        return self.settings.max_loaded_tools
+
+    def catalog(self, tools: Sequence[ToolReference]) -> Catalog:
+        """Split `tools` into pinned and searchable and decide whether search is on (cached)."""
+        if any(tool.name == self.search_name for tool in tools):
+            raise ValueError(
+                f"a tool is named {self.search_name!r}, the name of toolscout's search tool; "
+                "pass search_tool_name='find_tools' (or another free name)"
+            )
+        fingerprint = tool_set_fingerprint(tools)
+        with self._lock:
+            cached = self._catalogs.get(fingerprint)
+            if cached is not None:
+                self._catalogs.move_to_end(fingerprint)
+                return cached
+        pinned = tuple(tool for tool in tools if tool.name in self.pinned)
+        searchable = tuple(tool for tool in tools if tool.name not in self.pinned)
+        if self.auto is None:
+            search_on, tokens = bool(searchable), None
+        else:
+            search_on, tokens = self.auto.decide(searchable)
+        catalog = Catalog(
+            pinned,
+            searchable,
+            tool_set_fingerprint(searchable),
+            search_on,
+            tokens,
+            {tool.name: tool for tool in searchable},
+        )
+        with self._lock:
+            self._catalogs[fingerprint] = catalog
+            while len(self._catalogs) > _CATALOG_CACHE:
+                self._catalogs.popitem(last=False)
+        return catalog
+
+    def default_session(self, catalog: Catalog, prefix: str = "toolscout") -> str:
+        """A session id shared by every run over the same searchable tools."""
+        return f"{prefix}-{catalog.fingerprint[:16]}"
+
+    def search(
+        self, session_id: str, catalog: Catalog, arguments: Mapping[str, Any] | None
+    ) -> SearchOutcome:
+        """Answer one search call: index the session's tools if needed, then search."""
+        self.sessions.access(session_id)
+        try:
+            self.sessions.ensure_indexed(session_id, catalog.searchable, catalog.fingerprint)
+            return run_search(
+                arguments,
+                session_id=session_id,
+                index=self.index,
+                known=catalog.known,
+                default_max_results=self.settings.max_results,
+                max_results_limit=self.settings.max_results_limit,
+                summaries=self.settings.result_summaries,
+            )
+        except Exception as error:
+            return SearchOutcome(
+                (),
+                f"Error: tool {self.search_name} failed: {type(error).__name__}: {error}",
+                is_error=True,
+            )
+
+    def not_loaded(self, name: str) -> str:
+        """The answer to a call of a tool that exists but no search has loaded."""
+        return (
+            f"Error: tool {name!r} is not loaded. Call {self.search_name} first "
+            f"(e.g. select:{name}); it becomes callable on your next turn."
+        )
+
+
+def merge_loaded(loaded: Iterable[str], found: Iterable[str], cap: int) -> list[str]:
+    """Loaded names after a search: re-found names move to the end, the oldest go past `cap`.
+
+    `cap` 0 keeps every name.
+    """
+    fresh = list(dict.fromkeys(found))
+    taken = set(fresh)
+    names = [name for name in loaded if name not in taken]
+    names.extend(fresh)
+    return names[-cap:] if cap > 0 else names
