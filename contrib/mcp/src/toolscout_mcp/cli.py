@@ -100,7 +100,7 @@ def add_commands(subparsers: Any) -> None:
         "--auth-token",
         metavar="TOKEN",
         help="HTTP: bearer token every request must send (default: the "
-        "TOOLSCOUT_MCP_AUTH_TOKEN environment variable, which keeps it out of `ps`)",
+        "MCP_GATEWAY_AUTH_TOKEN environment variable, which keeps it out of `ps`)",
     )
     serve.add_argument(
         "--allowed-host",

@@ -56,8 +56,9 @@ CALL_TOOL = "call_tool"
 #: `toolscout.types.MAX_QUERY_LENGTH`, 16,384): a capability is a few words, and a long
 #: query costs every client sharing the gateway search time.
 DEFAULT_MAX_QUERY_LENGTH = 2_048
-#: The environment variable `toolscout mcp serve` reads the HTTP bearer token from.
-AUTH_TOKEN_ENV = "TOOLSCOUT_MCP_AUTH_TOKEN"
+#: The environment variable `toolscout mcp serve` reads the HTTP bearer token from (not
+#: `TOOLSCOUT_*`: those are core settings, and core refuses names it does not know).
+AUTH_TOKEN_ENV = "MCP_GATEWAY_AUTH_TOKEN"
 #: Shortest bearer token accepted for a non-loopback host.
 MIN_AUTH_TOKEN_LENGTH = 16
 
