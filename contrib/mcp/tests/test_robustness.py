@@ -208,6 +208,51 @@ def test_mcp_tools_reports_renamed_tools(
     assert "alpha: 'beta__send' begins with 'beta__', the namespace of server 'beta'" in out
 
 
+def deep(depth: int) -> dict[str, Any]:
+    """The `deep` test server: one tool whose input schema nests `depth` objects."""
+    return {"command": sys.executable, "args": [str(UPSTREAMS), "deep", "--depth", str(depth)]}
+
+
+async def test_a_tool_that_cannot_be_indexed_is_left_out_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    # 40 nested objects: 80 levels of schema, over the 64 core indexes.
+    config = write_config(tmp_path / "servers.json", {"deep": deep(40), "chat": entry("chat")})
+    async with gateway(config) as session:
+        assert (await found(session, "ping the service"))[0] == "ping_service"
+        assert text(await call(session, "ping_service")) == "pong"
+        assert (await found(session, "list chat channels"))[0] == "list_channels"
+        missing = await call(session, "nested_form")
+        assert missing.is_error and "unknown tool 'nested_form'" in text(missing)
+
+
+def test_mcp_tools_names_a_tool_left_out_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path / "servers.json", {"deep": deep(40)})
+    assert main(["mcp", "tools", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "deep: ready, 1 tools" in out
+    assert "deep: left out: tool 'nested_form': its input_schema cannot be indexed: it is " in out
+    assert "nested more than 64 levels deep" in out
+
+
+def test_a_server_whose_tool_list_cannot_be_read_fails_at_once_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 100 nested objects: deeper than the SDK's JSON parser reads; it was reported as
+    # "did not start within 30s".
+    config = write_config(tmp_path / "servers.json", {"deep": deep(100), "chat": entry("chat")})
+    started = time.perf_counter()
+    assert main(["mcp", "tools", "--config", str(config)]) == 0
+    assert time.perf_counter() - started < 25
+    out = capsys.readouterr().out
+    assert "deep: failed, 0 tools (failed to start (" in out
+    assert "its answer to tools/list could not be read: Invalid JSON: recursion limit" in out
+    assert "(a definition is nested too deeply to be read)" in out
+    assert "chat: ready, 2 tools" in out
+
+
 @pytest.mark.parametrize("name", ["git__hub", "files_"])
 def test_a_server_name_that_would_make_names_ambiguous_is_refused(name: str) -> None:
     with pytest.raises(ConfigError, match=f"server name '{name}' must not contain '__'"):

@@ -162,6 +162,44 @@ def big() -> MCPServer:
     return server
 
 
+def deep(depth: int = 100) -> None:
+    """A server with one tool whose input schema nests `depth` levels, and a normal one."""
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+    from mcp.server.stdio import stdio_server
+
+    schema: dict[str, object] = {"type": "object"}
+    inner = schema
+    for _ in range(depth):
+        nested: dict[str, object] = {"type": "object"}
+        inner["properties"] = {"a": nested}
+        inner = nested
+    tools = [
+        types.Tool(
+            name="nested_form", description="Fill a deeply nested form.", input_schema=schema
+        ),
+        types.Tool(
+            name="ping_service",
+            description="Ping the service and report it is alive.",
+            input_schema={"type": "object", "properties": {}},
+        ),
+    ]
+
+    async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(type="text", text="pong")])
+
+    server = Server("deep", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
 def never_ready() -> None:
     # Holds stdin open and never answers the handshake.
     time.sleep(120)
@@ -181,11 +219,14 @@ KINDS = {
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=[*KINDS, "never_ready"])
+    parser.add_argument("kind", choices=[*KINDS, "never_ready", "deep"])
     parser.add_argument("--http", type=int, metavar="PORT")
+    parser.add_argument("--depth", type=int, default=100, help="deep: schema nesting")
     args = parser.parse_args()
     if args.kind == "never_ready":
         never_ready()
+    elif args.kind == "deep":
+        deep(args.depth)
     elif args.http is not None:
         KINDS[args.kind]().run("streamable-http", host="127.0.0.1", port=args.http)
     else:

@@ -369,7 +369,14 @@ class McpToolHub:
                         f"named {name!r}",
                     )
                 )
-            hub_tool = HubTool(name, server, tool.name, tool, _reference(name, server, tool))
+            try:
+                reference = _reference(name, server, tool)
+            except (ToolscoutError, ValueError, TypeError) as error:
+                # One hostile definition (a schema nested too deep, a name too long) costs
+                # that tool only, never its server or the gateway.
+                collisions.append(Collision(server, tool.name, None, f"left out: {error}"))
+                continue
+            hub_tool = HubTool(name, server, tool.name, tool, reference)
             tools[name] = hub_tool
             by_server.setdefault(server, {})[tool.name] = hub_tool
         return tools, by_server, collisions

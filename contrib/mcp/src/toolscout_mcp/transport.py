@@ -106,6 +106,18 @@ class Limits:
         calls = [key for key, method in self.pending.items() if method == "tools/call"]
         return calls[0] if len(calls) == 1 else None
 
+    def unreadable(self, request_id: Any, error: BaseException) -> types.JSONRPCError:
+        """The error answering `request_id` in place of a message that did not parse."""
+        method = self.pending.pop(request_id, None)
+        return types.JSONRPCError(
+            jsonrpc="2.0",
+            id=request_id,
+            error=types.ErrorData(
+                code=types.PARSE_ERROR,
+                message=f"its answer to {method} could not be read: {_reason(error)}",
+            ),
+        )
+
     def too_large(self, request_id: Any, size: int, at_least: bool = False) -> types.JSONRPCError:
         """The error answering `request_id` in place of a message of `size` bytes."""
         method = self.pending.pop(request_id, None)
@@ -121,6 +133,16 @@ class Limits:
                 data={"bytes": size, "limit": limit, "at_least": at_least},
             ),
         )
+
+
+def _reason(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    # pydantic: "1 validation error for ...", then the problem, then an input excerpt.
+    text = lines[1] if len(lines) > 1 else (lines[0] if lines else type(error).__name__)
+    text = text.split(" [type=", 1)[0]
+    if "recursion limit" in text:
+        text += " (a definition is nested too deeply to be read)"
+    return text
 
 
 def _literal(raw: bytes) -> Any:
@@ -184,7 +206,12 @@ async def stdio_transport(
         try:
             message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
         except ValueError as error:
-            await read_writer.send(error)
+            # The request it answered gets the reason, instead of waiting until its timeout.
+            request_id = limits.request_of(bytes(line[:_KEEP]), bytes(line[-_KEEP:]))
+            if request_id is None:
+                await read_writer.send(error)
+            else:
+                await read_writer.send(SessionMessage(limits.unreadable(request_id, error)))
             return
         limits.answered(message)
         await read_writer.send(SessionMessage(message))
