@@ -155,7 +155,7 @@ def test_a_directory_another_process_writes_is_refused(tmp_path: Path) -> None:
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
-        with pytest.raises(ConfigError, match=r"ix'.*another process; close the index there"):
+        with pytest.raises(ConfigError, match=r"ix'.*another process.*close the index there"):
             TantivyToolIndex(path=tmp_path / "ix")
     finally:
         holder.communicate("")

@@ -30,6 +30,7 @@ sets left over are dropped when the index reopens.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -126,19 +127,21 @@ class TantivyToolIndex(ToolIndexBase):
         self._closed = False
         if opts.path is None:
             self._tantivy = self._new_index(None)
-        else:
-            self._claim_path(opts.path)
-            try:
-                self._tantivy = self._open_directory(opts.path)
-            except BaseException:
-                self._writer = None  # dropping the writer releases tantivy's lock
-                self._release_path()
-                raise
-        self._reload()
-        if self._log is not None:
+            self._reload()
+            return
+        self._claim_path(os.path.expanduser(opts.path))
+        try:
+            self._tantivy = self._open_directory(opts.path)
+            self._reload()
             self._restore()
             with self._lock:
                 self._flush()
+        except BaseException:
+            self._writer = None  # dropping the writer releases tantivy's lock
+            if self._log is not None:
+                self._log.close()
+            self._release_path()
+            raise
 
     # --- opening ---------------------------------------------------------------------
 
@@ -172,8 +175,8 @@ class TantivyToolIndex(ToolIndexBase):
             if "LockBusy" in str(error):
                 raise ConfigError(
                     f"the tantivy index at {str(self.options.path)!r} is already open for "
-                    "writing by another process; close the index there first, or give "
-                    "this one a different path"
+                    "writing by another process (or index object); close the index there "
+                    "first, or give this one a different path"
                 ) from None
             raise ConfigError(
                 f"could not open a writer on the tantivy index at {str(self.options.path)!r}: "
