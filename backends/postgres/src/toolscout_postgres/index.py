@@ -473,12 +473,14 @@ class PostgresToolIndex(ToolIndexBase):
                 "REMOVE_MEMBERS",
                 "RESTAT",
                 "ADJUST",
+                "IN_PLACE",
+                "LOOKUP",
                 "COPY_SET",
                 "COPY_MEMBERS_FROM",
                 "COLLECT",
                 "SWEEP",
                 "SET_HEAD",
-                "SET_KEYS",
+                "SET_READ",
                 "DOCS",
                 "SESSIONS",
                 "SET_COUNT",
@@ -626,14 +628,17 @@ class PostgresToolIndex(ToolIndexBase):
     def _read_set(self, conn: psycopg.Connection[Any], set_id: uuid.UUID) -> CachedSet | None:
         """The set as stored now (None: gone), using the definitions this process has."""
         st = self._statements
-        head = conn.execute(st["SET_HEAD"], {"set": set_id}).fetchone()
-        if head is None:
-            return None
-        revision, fingerprint = int(head[0]), head[1]
         cached = self._sets_cache.get(set_id)
-        if cached is not None and cached.revision == revision:
-            return cached
-        keys = [row[0] for row in conn.execute(st["SET_KEYS"], {"set": set_id})]
+        if cached is not None:
+            head = conn.execute(st["SET_HEAD"], {"set": set_id}).fetchone()
+            if head is None:
+                return None
+            if int(head[0]) == cached.revision:
+                return cached
+        row = conn.execute(st["SET_READ"], {"set": set_id}).fetchone()
+        if row is None:
+            return None
+        revision, fingerprint, keys = int(row[0]), row[1], row[2] or []
         tools: dict[uuid.UUID, ToolReference] = {}
         missing: list[uuid.UUID] = []
         for key in keys:
@@ -647,6 +652,10 @@ class PostgresToolIndex(ToolIndexBase):
                 tool = ToolReference.from_dict(json.loads(doc))
                 tool = self._definitions.setdefault(key, tool)
                 tools[key] = tool
+            if len(tools) < len(keys):
+                # A definition was collected since the members were read: the set has
+                # changed since; read it again.
+                return self._read_set(conn, set_id)
         cached = CachedSet.of(set_id, revision, fingerprint, tools)
         self._sets_cache.put(cached)
         return cached
@@ -976,22 +985,29 @@ class PostgresToolIndex(ToolIndexBase):
         written here, under the lock, and many raise `_NeedDefinitions`.
         """
         st = self._statements
-        hint = self._hint(session_id)
-        guess = self._sets_cache.get(hint) if hint is not None else None
+        # Before the lock: the session's set as of now (usually what it still is then),
+        # the tools after the change, and the definitions they need.
+        ahead = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
+        guess = self._read_set(conn, ahead[0]) if ahead is not None else None
         plan = self._plan(guess, prepared, removals, replace)
+        ensured: set[uuid.UUID] = set()
+        if vectors is None and plan.fingerprint is not None:
+            ensured = self._ensure(conn, prepared, guess, plan, lookup_first=True)
         # Sets and sessions: one writer at a time per schema, until commit.
         conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
         row = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
         if row is None:
             current = None
         elif guess is not None and guess.id == row[0] and guess.revision == int(row[1]):
-            current = guess
+            current = guess  # unchanged since it was read
         else:
             current = self._read_set(conn, row[0])
             if current is None:  # cannot happen: sets change under the lock only
                 raise RuntimeError(f"session {session_id!r} points at a missing set {row[0]}")
         if plan.current is not current:
             plan = self._plan(current, prepared, removals, replace)
+            if vectors is None and plan.fingerprint is not None:
+                ensured |= self._ensure(conn, prepared, current, plan, skip=ensured)
         if plan.fingerprint is None:
             if current is None:
                 return _Outcome(None, unchanged=True)
@@ -1000,41 +1016,30 @@ class PostgresToolIndex(ToolIndexBase):
         fingerprint = plan.fingerprint
         if current is not None and current.fingerprint == fingerprint:
             return _Outcome(current, unchanged=True)
-        shared = conn.execute(st["WITH_FINGERPRINT"], {"fingerprint": fingerprint}).fetchone()
-        if shared is not None:
+        found = conn.execute(
+            st["LOOKUP"],
+            {
+                "fingerprint": fingerprint,
+                "set": current.id if current is not None else None,
+                "session": session_id,
+            },
+        ).fetchone()
+        assert found is not None
+        if found[0] is not None:
             # Another session holds exactly this set: point at it, write nothing else.
-            conn.execute(st["BIND"], {"session": session_id, "set": shared[0]})
+            conn.execute(st["BIND"], {"session": session_id, "set": found[0]})
             dropped = self._release(conn, current.id) if current is not None else []
-            return _Outcome(None, dropped, made=(shared[0], int(shared[1]), plan))
+            return _Outcome(None, dropped, made=(found[0], int(found[1]), plan))
         old = set(current.names) if current is not None else set()
         new = set(plan.keys.values())
         added = sorted(new - old)
         gone = sorted(old - new)
-        if vectors is None and added:
-            # The new set needs its definitions in the store.
-            present = {row[0] for row in conn.execute(st["EXISTING"], [added])}
-            wanted = set(added) - present
-            missing = list({i.key: i for i in prepared if i.key in wanted}.values())
-            if len(missing) > _QUICK_DEFINITIONS:
-                raise _NeedDefinitions
-            if missing:
-                need = {item.key: item.tool for item in missing}
-                embedded = self._embed(need) if self._vector_oid is not None else {}
-                self._insert_definitions(conn, missing, embedded)
         delta = {"added": added, "gone": gone, "fingerprint": fingerprint}
-        if current is not None:
-            others = conn.execute(
-                st["OTHER_HOLDERS"], {"set": current.id, "session": session_id}
-            ).fetchone()
-            if others is not None and not others[0]:
-                # Held by this session alone: change it in place, only what changed.
-                if gone:
-                    conn.execute(st["REMOVE_MEMBERS"], {"set": current.id, "keys": gone})
-                if added:
-                    conn.execute(st["ADD_MEMBERS"], {"set": current.id, "keys": added})
-                revision = conn.execute(st["ADJUST"], {"set": current.id, **delta}).fetchone()
-                assert revision is not None
-                return _Outcome(None, gone, made=(current.id, int(revision[0]), plan))
+        if current is not None and not found[2]:
+            # Held by this session alone: change it in place, only what changed.
+            revision = conn.execute(st["IN_PLACE"], {"set": current.id, **delta}).fetchone()
+            assert revision is not None
+            return _Outcome(None, gone, made=(current.id, int(revision[0]), plan))
         set_id = uuid.UUID(hex=uuid.uuid4().hex)
         if current is not None:
             # Copy-on-write: the session's set, less what went, plus what came.
@@ -1050,6 +1055,44 @@ class PostgresToolIndex(ToolIndexBase):
         conn.execute(st["BIND"], {"session": session_id, "set": set_id})
         dropped = self._release(conn, current.id) if current is not None else []
         return _Outcome(None, dropped, made=(set_id, 1, plan))
+
+    def _ensure(
+        self,
+        conn: psycopg.Connection[Any],
+        prepared: Sequence[_Prepared],
+        current: CachedSet | None,
+        plan: _Plan,
+        *,
+        lookup_first: bool = False,
+        skip: set[uuid.UUID] | None = None,
+    ) -> set[uuid.UUID]:
+        """Write the definitions `plan` needs that the store lacks, if they are few (more
+        raise `_NeedDefinitions`, to be written before the transaction's lock); returns
+        the keys now known to be stored."""
+        held = current.names if current is not None else {}
+        needed = {item.key for item in prepared if item.key not in held}
+        if skip:
+            needed -= skip
+        if not needed:
+            return set()
+        st = self._statements
+        if lookup_first and len(needed) > _QUICK_DEFINITIONS:
+            # Many: unless a set of these tools exists already (nothing to write then).
+            exists = conn.execute(
+                st["WITH_FINGERPRINT"], {"fingerprint": plan.fingerprint}
+            ).fetchone()
+            if exists is not None:
+                return set()
+        present = {row[0] for row in conn.execute(st["EXISTING"], [sorted(needed)])}
+        wanted = needed - present
+        missing = list({i.key: i for i in prepared if i.key in wanted}.values())
+        if len(missing) > _QUICK_DEFINITIONS:
+            raise _NeedDefinitions
+        if missing:
+            need = {item.key: item.tool for item in missing}
+            embedded = self._embed(need) if self._vector_oid is not None else {}
+            self._insert_definitions(conn, missing, embedded)
+        return needed
 
     def _insert_definitions(
         self,

@@ -183,6 +183,40 @@ WHERE st.id = %(set)s
 RETURNING st.revision
 """
 )
+#: A set changed in place, in one statement: members removed and added, statistics
+#: adjusted, revision bumped.
+IN_PLACE = """
+WITH removed AS (
+    DELETE FROM {s}.members WHERE set_id = %(set)s AND def = ANY(%(gone)s::uuid[])
+), inserted AS (
+    INSERT INTO {s}.members (set_id, def)
+    SELECT %(set)s, key FROM unnest(%(added)s::uuid[]) AS key ORDER BY key
+), a AS (
+    SELECT count(*) AS n, coalesce(sum(len_name), 0) AS ln,
+           coalesce(sum(len_params), 0) AS lp, coalesce(sum(len_desc), 0) AS ld
+    FROM {s}.definitions WHERE key = ANY(%(added)s::uuid[])
+), g AS (
+    SELECT count(*) AS n, coalesce(sum(len_name), 0) AS ln,
+           coalesce(sum(len_params), 0) AS lp, coalesce(sum(len_desc), 0) AS ld
+    FROM {s}.definitions WHERE key = ANY(%(gone)s::uuid[])
+)
+UPDATE {s}.sets st SET
+    fingerprint = %(fingerprint)s, revision = st.revision + 1,
+    size = st.size + a.n - g.n, len_name = st.len_name + a.ln - g.ln,
+    len_params = st.len_params + a.lp - g.lp, len_desc = st.len_desc + a.ld - g.ld,
+    updated_at = now()
+FROM a, g
+WHERE st.id = %(set)s
+RETURNING st.revision
+"""
+#: Under the lock: a set with the wanted fingerprint (id, revision), and whether another
+#: session holds the session's current set.
+LOOKUP = """
+SELECT sh.id, sh.revision,
+       EXISTS (SELECT 1 FROM {s}.sessions WHERE set_id = %(set)s AND id <> %(session)s)
+FROM (SELECT 1) one
+LEFT JOIN {s}.sets sh ON sh.fingerprint = %(fingerprint)s
+"""
 #: A copy of a set (copy-on-write), its statistics adjusted by what came and went.
 COPY_SET = (
     _DELTA
@@ -216,7 +250,12 @@ WHERE NOT EXISTS (SELECT 1 FROM {s}.members m WHERE m.def = d.key)
 # --- reads ----------------------------------------------------------------------------
 
 SET_HEAD = "SELECT revision, fingerprint FROM {s}.sets WHERE id = %(set)s"
-SET_KEYS = "SELECT def FROM {s}.members WHERE set_id = %(set)s"
+#: A set's revision and members, in one snapshot.
+SET_READ = """
+SELECT st.revision, st.fingerprint,
+       (SELECT array_agg(m.def) FROM {s}.members m WHERE m.set_id = st.id) AS keys
+FROM {s}.sets st WHERE st.id = %(set)s
+"""
 DOCS = "SELECT key, doc FROM {s}.definitions WHERE key = ANY(%(keys)s)"
 SESSIONS = "SELECT id FROM {s}.sessions"
 SET_COUNT = "SELECT count(*) FROM {s}.sets"
