@@ -159,14 +159,28 @@ def test_async_run_and_a_toolset_with_context(server: WireServer, model: OpenAIC
 
 
 class CountingToolset(WrapperToolset[Any]):
-    """Counts how often the wrapped toolset is entered (an MCP server would connect)."""
+    """A per-run copy that counts entries (an MCP server would connect) and refuses use
+    while not entered."""
 
     entered = 0
+    running = 0
+
+    async def for_run(self, ctx: RunContext[Any]) -> CountingToolset:
+        return CountingToolset(await self.wrapped.for_run(ctx))
 
     async def __aenter__(self) -> CountingToolset:
         CountingToolset.entered += 1
+        self.running += 1
         await super().__aenter__()
         return self
+
+    async def __aexit__(self, *args: Any) -> bool | None:
+        self.running -= 1
+        return await super().__aexit__(*args)
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, Any]:
+        assert self.running > 0, "listed while not entered"
+        return await super().get_tools(ctx)
 
 
 def test_the_wrapped_toolset_is_entered_once_per_run(
@@ -177,12 +191,36 @@ def test_the_wrapped_toolset_is_entered_once_per_run(
     agent = Agent(model, toolsets=[ToolscoutToolset(wrapped, regex_index(), auto=False)])
     server.script(
         calls(("s1", "tool_search", {"query": "weather"})),
-        calls(("s2", "tool_search", {"query": "email"})),
+        calls(("c1", "get_weather", {"city": "Oslo"})),
         answer("Done."),
     )
     agent.run_sync("Go.")
     assert len(server.bodies) == 3
+    assert results(server.bodies[2])["c1"] == "18 degrees celsius and sunny in Oslo"
     assert CountingToolset.entered == 1
+
+
+def test_concurrent_runs_keep_their_own_tools(
+    server: WireServer, model: OpenAIChatModel, tools: list[Callable[..., Any]]
+) -> None:
+    agent = Agent(model, toolsets=[ToolscoutToolset(tools, regex_index(), auto=False)])
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        text = json.dumps(body)
+        if "Loaded " in text:
+            return answer("done")
+        wanted = "select:get_weather" if "weather" in text else "select:send_email"
+        return calls(("s", "tool_search", {"query": wanted}))
+
+    server.script(*([reply] * 4))
+
+    async def both() -> None:
+        await asyncio.gather(agent.run("weather please"), agent.run("an email please"))
+
+    asyncio.run(both())
+    seconds = [b for b in server.bodies if "Loaded " in json.dumps(b)]
+    assert sorted(tool_names(b)[1] for b in seconds) == ["get_weather", "send_email"]
+    assert all(len(tool_names(b)) == 2 for b in seconds)
 
 
 def test_search_metadata_is_kept_out_of_the_model_request(

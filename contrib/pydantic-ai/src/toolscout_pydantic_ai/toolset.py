@@ -119,6 +119,7 @@ class ToolscoutToolset(DynamicToolset[AgentDepsT]):
     async def for_run(self, ctx: RunContext[AgentDepsT]) -> AbstractToolset[AgentDepsT]:
         """A per-run copy (this class, so the wrapped toolset stays entered for the run)."""
         new = copy.copy(self)
+        new.toolset_func = new._step  # the copy's factory, on the copy's wrapped toolset
         new._toolset = None
         new.wrapped = await self.wrapped.for_run(ctx)
         return new
