@@ -152,16 +152,28 @@ def test_max_loaded_tools_keeps_the_latest(
 def test_tools_given_to_the_middleware_are_registered(
     server: WireServer, model: ChatOpenAI, tools: list[BaseTool]
 ) -> None:
-    middleware = ToolSearchMiddleware(regex_index(), tools=tools, auto=False)
+    def shout(text: str) -> str:
+        """Repeat a text in capital letters."""
+        return text.upper()
+
+    middleware = ToolSearchMiddleware(regex_index(), tools=[*tools, shout], auto=False)
     agent = create_agent(model, middleware=[middleware])
     server.script(
-        calls(("s1", "tool_search", {"query": "select:create_event"})),
-        calls(("c1", "create_event", {"title": "Sync", "start": "9:00"})),
+        calls(("s1", "tool_search", {"query": "select:create_event,shout"})),
+        calls(
+            ("c1", "create_event", {"title": "Sync", "start": "9:00"}),
+            ("c2", "shout", {"text": "done"}),
+        ),
         answer("Booked."),
     )
     run(agent, "Book it.")
     assert tool_names(server.bodies[0]) == ["tool_search"]
-    assert results(server.bodies[2])["c1"] == "created Sync at 9:00"
+    assert tool_names(server.bodies[1]) == ["tool_search", "create_event", "shout"]
+    assert results(server.bodies[2]) == {
+        "s1": results(server.bodies[1])["s1"],
+        "c1": "created Sync at 9:00",
+        "c2": "DONE",
+    }
 
 
 def test_async_invocation(server: WireServer, model: ChatOpenAI, tools: list[BaseTool]) -> None:
