@@ -75,9 +75,9 @@ def rss_mb(pid: int | None = None) -> float:
     raise RuntimeError("no VmRSS")
 
 
-def server_memory_mb(dsn: str) -> dict[str, float]:
+def server_memory_mb(dsn: str, schema: str | None = None) -> dict[str, float]:
     """The server's memory: PSS of its processes (shared buffers counted once), and the
-    on-disk size of every toolscout schema."""
+    on-disk size of the tables (with their indexes) of `schema` (None: every schema)."""
     import psutil
     import psycopg
 
@@ -87,7 +87,8 @@ def server_memory_mb(dsn: str) -> dict[str, float]:
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
             "JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE c.relkind IN ('r', 'm') AND n.nspname NOT IN ('pg_catalog', "
-            "'information_schema', 'pg_toast')"
+            "'information_schema', 'pg_toast') AND (%s::text IS NULL OR n.nspname = %s)",
+            [schema, schema],
         ).fetchone()[0]
         postmaster = psutil.Process(pid).parent()
     processes = [postmaster, *postmaster.children()]

@@ -34,7 +34,7 @@ index.index_tools("warm-up", tools[:1])
 index.search(ToolSearchRequest("warm-up", "warm up", 5))
 index.clear_index("warm-up")
 gc.collect()
-server_before = server_memory_mb(dsn)
+server_before = server_memory_mb(dsn, schema)
 baseline = rss_mb()
 start = time.perf_counter()
 for s in range(sessions):
@@ -50,7 +50,7 @@ for s in range(sessions):
     times.append((time.perf_counter() - t) * 1000)
 gc.collect()
 after = rss_mb()
-server_after = server_memory_mb(dsn)
+server_after = server_memory_mb(dsn, schema)
 times.sort()
 print(json.dumps({{
     "sessions": sessions, "tools": len(tools), "own_tool": own,

@@ -130,7 +130,7 @@ class PostgresOptions(IndexOptions):
         None, description="Directory of an on-disk vector cache shared by processes."
     )
     set_cache_tools: int = Field(
-        1_000_000,
+        250_000,
         ge=1,
         description="Tool definitions this process keeps in memory across cached sets "
         "(least recently searched sets are dropped beyond it and read again when needed).",
