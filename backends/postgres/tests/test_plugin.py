@@ -87,3 +87,30 @@ def test_cli_serve_starts_a_server_and_removes_it() -> None:
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_a_killed_owner_leaves_no_server(tmp_path: Path) -> None:
+    """The watcher stops the server (and removes its directory) when the process that
+    started it dies without stopping it, as a killed test run would."""
+    if os.environ.get("TOOLSCOUT_TEST_POSTGRES_DSN"):
+        pytest.skip("uses the embedded server")
+    code = (
+        "import sys, time\n"
+        "from toolscout_postgres.server import EmbeddedServer\n"
+        "server = EmbeddedServer().start()\n"
+        "print(server.dsn, server.root, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    owner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert owner.stdout is not None
+    dsn, root = owner.stdout.readline().split()
+    with psycopg.connect(dsn) as conn:
+        conn.execute("SELECT 1")
+    owner.send_signal(signal.SIGKILL)
+    owner.wait(timeout=30)
+    deadline = time.monotonic() + 60
+    while Path(root).exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not Path(root).exists()
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(dsn, connect_timeout=2)

@@ -89,6 +89,10 @@ class EmbeddedServer:
     it, and a directory you give is never removed). `settings` are passed as `-c` options
     on top of `THROWAWAY_SETTINGS` (give `durable=True` to keep PostgreSQL's own
     durability defaults). The superuser is `postgres`, trusted from loopback only.
+
+    With `watch` (the default), a small watcher process stops the server (and removes a
+    temporary directory) if this process dies without calling `stop()`, so a killed test
+    run leaves no server behind.
     """
 
     def __init__(
@@ -100,6 +104,7 @@ class EmbeddedServer:
         settings: Mapping[str, str] | None = None,
         durable: bool = False,
         keep: bool = False,
+        watch: bool = True,
     ) -> None:
         self.bin = binaries()
         self._made_directory = directory is None
@@ -112,6 +117,7 @@ class EmbeddedServer:
         base = {} if durable else dict(THROWAWAY_SETTINGS)
         self.settings = {**base, **(settings or {})}
         self.user: str | None = None  # the system user the server runs as (None: us)
+        self.watch = watch
         self._started = False
 
     # --- connection -------------------------------------------------------------------
@@ -167,6 +173,8 @@ class EmbeddedServer:
                 continue
             self.port = port
             self._started = True
+            if self.watch:
+                self._watch()
             return self
         assert last is not None
         raise last
@@ -199,6 +207,29 @@ class EmbeddedServer:
                 "start",
             ],
             "start",
+        )
+
+    def _watch(self) -> None:
+        import sys
+
+        command = [
+            sys.executable,
+            "-c",
+            _WATCHER,
+            str(os.getpid()),
+            str(self.bin / "pg_ctl"),
+            str(self.data),
+            str(self.root),
+            "keep" if self.keep else "remove",
+            self.user or "",
+        ]
+        subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env=_environment(),
         )
 
     def stop(self, mode: str = "fast") -> None:
@@ -291,6 +322,33 @@ class EmbeddedServer:
                 f"{(result.stderr or result.stdout).strip()}"
                 + (f"\nserver log:\n{log}" if log else "")
             )
+
+
+# Run by the watcher process: waits for the owner to exit, then stops a server it left.
+_WATCHER = """
+import os, shutil, subprocess, sys, time
+owner, pg_ctl, data, root, keep, user = sys.argv[1:7]
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+while alive(int(owner)) and os.path.exists(os.path.join(data, "PG_VERSION")):
+    time.sleep(1.0)
+if os.path.exists(os.path.join(data, "postmaster.pid")) and not alive(int(owner)):
+    kwargs = {}
+    if user:
+        import pwd
+        entry = pwd.getpwnam(user)
+        kwargs = {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
+    subprocess.run([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"],
+                   capture_output=True, check=False, timeout=60, **kwargs)
+    if keep != "keep":
+        shutil.rmtree(root, ignore_errors=True)
+"""
 
 
 def _environment() -> dict[str, str]:
