@@ -13,6 +13,7 @@ import pytest
 from toolscout import ConfigError, ToolSearchRequest
 from toolscout.testing.contract import COMMON, ledger_tools
 from toolscout_postgres import PostgresToolIndex, sql
+from toolscout_postgres.vectors import Vector
 
 
 def meta(dsn: str, schema: str) -> dict[str, str]:
@@ -144,5 +145,47 @@ def test_unheld_definitions_are_collected(dsn: str, schema: str) -> None:
         with psycopg.connect(dsn) as conn:
             postings = conn.execute(f'SELECT count(DISTINCT def) FROM "{schema}".postings')
             assert postings.fetchone() == (2,)
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid"])
+def test_large_sets_search_through_the_hnsw_index(
+    dsn: str, schema: str, hash_embedder: Any, mode: str
+) -> None:
+    """Sets above `exact_limit` are searched through the HNSW index (iterative scan,
+    filtered to the set): still only the session's own tools, nearest first."""
+    index = PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode=mode, exact_limit=1)
+    try:
+        mine, theirs = ledger_tools(12, "mine"), ledger_tools(12, "theirs")
+        index.index_tools("a", mine)
+        index.index_tools("b", theirs)
+        for session, tools in (("a", mine), ("b", theirs)):
+            index.search(ToolSearchRequest(session, COMMON, 5))  # learn the set's size
+            hits = index.search(ToolSearchRequest(session, "weather ledger entries", 10))
+            names = [hit.name for hit in hits.references]
+            assert set(names) <= {t.name for t in tools} and len(names) == 10
+            assert names[0].startswith("weather_")
+        with index._connection() as conn:
+            plan = conn.execute(
+                "EXPLAIN " + index._statements[f"{mode.upper()}_INDEXED"],
+                {
+                    "session": "a",
+                    "allowed": None,
+                    "wn": 3.0,
+                    "wp": 1.0,
+                    "wd": 1.0,
+                    "terms": ["weather"],
+                    "k1": 1.2,
+                    "b": 0.75,
+                    "candidates": 10,
+                    "vector": Vector(hash_embedder.embed(["weather"])[0]),
+                    "tw": 1.0,
+                    "vw": 1.0,
+                    "nmw": 0.5,
+                    "rrf_k": 10.0,
+                },
+            ).fetchall()
+        assert any("definitions_embedding" in row[0] for row in plan), plan
     finally:
         index.close()
