@@ -3,7 +3,9 @@ package, offline, with toolscout's caches in a directory of this test run."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -14,6 +16,7 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 # toolscout's cache directory (built graphs, vectors) and the Hugging Face cache live in
 # a fresh directory: a model built by an earlier run or by the user is never picked up.
 _CACHE = Path(tempfile.mkdtemp(prefix="toolscout-onnx-tests-"))
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 os.environ["XDG_CACHE_HOME"] = str(_CACHE)
 os.environ["HF_HOME"] = str(_CACHE / "huggingface")
 for _key in [k for k in os.environ if k.upper().startswith("TOOLSCOUT_")]:
@@ -28,10 +31,20 @@ def cache_home() -> Path:
 
 @pytest.fixture(scope="session")
 def minilm() -> object:
-    """The default embedder: all-MiniLM-L6-v2 from the installed package, built once."""
+    """The default embedder: all-MiniLM-L6-v2 from the installed package, int8 weights."""
     from toolscout_onnx import OnnxEmbedder
 
     embedder = OnnxEmbedder()
+    embedder.warm_up()
+    return embedder
+
+
+@pytest.fixture(scope="session")
+def minilm_float() -> object:
+    """The same model with float32 weights: sentence-transformers' vectors."""
+    from toolscout_onnx import OnnxEmbedder
+
+    embedder = OnnxEmbedder(quantize=False)
     embedder.warm_up()
     return embedder
 

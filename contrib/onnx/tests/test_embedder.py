@@ -33,6 +33,10 @@ TEXTS = [
 ]
 
 
+def folder_size(folder: Path) -> int:
+    return sum(f.stat().st_size for f in folder.iterdir())
+
+
 def cosine(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
@@ -178,10 +182,13 @@ def test_an_unsupported_pooling_points_to_sentence_transformers(
 # --- the embedder ------------------------------------------------------------------------
 
 
-def test_the_default_embedder_is_minilm_with_384_dimensions(minilm: OnnxEmbedder) -> None:
+def test_the_default_embedder_is_minilm_int8_with_384_dimensions(
+    minilm: OnnxEmbedder, minilm_float: OnnxEmbedder
+) -> None:
     assert isinstance(minilm, Embedder)
-    assert minilm.dimension == 384
-    assert minilm.model_id == DEFAULT_MODEL
+    assert minilm.dimension == 384 and minilm.quantize
+    assert minilm.model_id == f"{DEFAULT_MODEL}:int8pc"
+    assert minilm_float.model_id == DEFAULT_MODEL
 
 
 def test_vectors_are_float32_normalised_one_row_per_text(minilm: OnnxEmbedder) -> None:
@@ -212,7 +219,7 @@ def test_long_texts_are_truncated_to_the_models_length(minilm: OnnxEmbedder) -> 
     long = "word " * 2000
     assert minilm.embed([long]).shape == (1, 384)
     shorter = OnnxEmbedder(max_seq_length=16)
-    assert shorter.model_id == f"{DEFAULT_MODEL}:len16"
+    assert shorter.model_id == f"{DEFAULT_MODEL}:len16:int8pc"
     short_text = TEXTS[0]  # fewer than 16 tokens: the same vector
     assert np.abs(shorter.embed([short_text]) - minilm.embed([short_text])).max() < 1e-5
     assert np.abs(shorter.embed([TEXTS[2]]) - minilm.embed([TEXTS[2]])).max() > 1e-3
@@ -262,13 +269,18 @@ def test_a_catalog_shared_by_many_sessions_is_embedded_once(minilm: OnnxEmbedder
 # --- built graphs ------------------------------------------------------------------------
 
 
-def test_the_built_graph_is_cached_and_not_built_again(minilm: OnnxEmbedder) -> None:
-    path, pools = built_model(minilm.files)
+@pytest.mark.parametrize("quantize", [False, True])
+def test_the_built_graph_is_cached_and_not_built_again(
+    minilm: OnnxEmbedder, quantize: bool
+) -> None:
+    path, pools = built_model(minilm.files, quantize=quantize)
     assert pools and path.is_file() and path.is_relative_to(models_dir())
+    assert sorted(p.name for p in path.parent.iterdir()) == ["model.onnx", "model.onnx.data"]
     stamp = path.stat().st_mtime_ns
-    again = OnnxEmbedder()
+    again = OnnxEmbedder(quantize=quantize)
     again.embed(["x"])
-    assert built_model(again.files)[0] == path and path.stat().st_mtime_ns == stamp
+    assert built_model(again.files, quantize=quantize)[0] == path
+    assert path.stat().st_mtime_ns == stamp
     assert not [p for p in models_dir().rglob("*") if ".build-" in str(p)], "scratch left"
 
 
@@ -286,16 +298,17 @@ def test_a_copy_of_the_model_reuses_the_build_and_changed_weights_do_not(
 
 
 def test_a_local_directory_gives_the_same_vectors_under_its_own_model_id(
-    tmp_path: Path, package_model: Path, minilm: OnnxEmbedder
+    tmp_path: Path, package_model: Path, minilm_float: OnnxEmbedder
 ) -> None:
     copy = copy_model(package_model, tmp_path / "MiniLM")
-    local = OnnxEmbedder(model=str(copy))
-    assert local.model_id.startswith("MiniLM@") and local.model_id != minilm.model_id
-    assert np.abs(local.embed(TEXTS) - minilm.embed(TEXTS)).max() < 1e-6
+    local = OnnxEmbedder(model=str(copy), quantize=False)
+    assert local.model_id.startswith("MiniLM@") and local.model_id != minilm_float.model_id
+    assert ":int8pc" not in local.model_id
+    assert np.abs(local.embed(TEXTS) - minilm_float.embed(TEXTS)).max() < 1e-6
 
 
 def test_a_directory_with_an_onnx_file_of_token_vectors_is_pooled_in_numpy(
-    tmp_path: Path, package_model: Path, minilm: OnnxEmbedder
+    tmp_path: Path, package_model: Path, minilm_float: OnnxEmbedder
 ) -> None:
     """The layout of a hub repository: onnx/model.onnx gives one vector per token."""
     folder = copy_model(package_model, tmp_path / "exported", weights=False)
@@ -304,18 +317,23 @@ def test_a_directory_with_an_onnx_file_of_token_vectors_is_pooled_in_numpy(
     tokens = build_bert_graph(read_safetensors(files.weights), files.config, pooling=None)
     (folder / "onnx").mkdir()
     onnx.save_model(tokens, str(folder / "onnx" / "model.onnx"))
-    exported = OnnxEmbedder(model=str(folder))
+    exported = OnnxEmbedder(model=str(folder), quantize=False)
     assert exported.files.onnx == folder / "onnx" / "model.onnx"
-    assert np.abs(exported.embed(TEXTS) - minilm.embed(TEXTS)).max() < 1e-5
+    assert np.abs(exported.embed(TEXTS) - minilm_float.embed(TEXTS)).max() < 1e-5
+    quantized = OnnxEmbedder(model=str(folder))  # an int8 copy of the given file
+    assert built_model(quantized.files, quantize=True)[0] != exported.files.onnx
+    assert (quantized.embed(TEXTS) * exported.embed(TEXTS)).sum(axis=1).min() > 0.97
 
 
-def test_int8_weights_are_close_and_have_their_own_model_id(minilm: OnnxEmbedder) -> None:
-    quantized = OnnxEmbedder(quantize=True)
-    assert quantized.model_id == f"{DEFAULT_MODEL}:int8"
-    path, _ = built_model(quantized.files, quantize=True)
-    assert path != built_model(minilm.files)[0]
-    assert path.stat().st_size < built_model(minilm.files)[0].stat().st_size * 0.7
-    similarities = (quantized.embed(TEXTS) * minilm.embed(TEXTS)).sum(axis=1)
+def test_int8_weights_are_close_to_float_and_have_their_own_model_id(
+    minilm: OnnxEmbedder, minilm_float: OnnxEmbedder
+) -> None:
+    assert minilm.model_id == minilm_float.model_id + ":int8pc"
+    path, _ = built_model(minilm.files, quantize=True)
+    float_path, _ = built_model(minilm_float.files, quantize=False)
+    assert path != float_path
+    assert folder_size(path.parent) < folder_size(float_path.parent) * 0.7
+    similarities = (minilm.embed(TEXTS) * minilm_float.embed(TEXTS)).sum(axis=1)
     assert similarities.min() > 0.97
 
 
@@ -381,4 +399,4 @@ def test_knowing_the_model_id_and_dimension_loads_no_model() -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
-    assert result.stdout.split() == [DEFAULT_MODEL, "384", "False"]
+    assert result.stdout.split() == [f"{DEFAULT_MODEL}:int8pc", "384", "False"]
