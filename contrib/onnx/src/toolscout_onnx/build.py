@@ -79,6 +79,7 @@ def _building(target: Path) -> Iterator[Path]:
             scratch = Path(folder)
             yield scratch
             for file in scratch.iterdir():
+                file.chmod(0o644)  # the external data file is written owner-only
                 if file.name != target.name:
                     os.replace(file, target.parent / file.name)
             os.replace(scratch / target.name, target)
