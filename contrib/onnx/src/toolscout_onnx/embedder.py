@@ -314,6 +314,6 @@ def _pool(
     if mode == "cls":
         return np.ascontiguousarray(tokens[:, 0])
     if mode == "max":
-        return np.where(weights > 0, tokens, np.float32(-1e9)).max(axis=1)
+        return np.asarray(np.where(weights > 0, tokens, np.float32(-1e9)).max(axis=1), np.float32)
     total = (tokens * weights).sum(axis=1)
-    return total / np.maximum(weights.sum(axis=1), 1e-9)
+    return np.asarray(total / np.maximum(weights.sum(axis=1), 1e-9), dtype=np.float32)
