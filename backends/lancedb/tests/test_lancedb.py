@@ -163,16 +163,17 @@ def test_with_min_score_the_hybrid_ranking_keeps_every_hit_that_similar() -> Non
     tools = {name: ToolReference(name, f"{name} tool") for name in ("alpha", "beta", "gamma")}
     toolset = ToolSet.of("set", tools.values())
     vector_rows = [
-        {"name": "beta", "summary": "", "_distance": 0.5},  # similarity 0.5
-        {"name": "gamma", "summary": "", "_distance": 0.6},  # 0.4
-        {"name": "alpha", "summary": "", "_distance": 0.9},  # 0.1
+        {"name": "beta", "summary": "", "similarity": 0.5},
+        {"name": "gamma", "summary": "", "similarity": 0.4},
+        {"name": "alpha", "summary": "", "similarity": 0.1},
     ]
     text_rows = [{"name": "alpha", "summary": "", "similarity": 0.1}]
 
     def fused(**options: Any) -> list[tuple[str, float]]:
         index = LanceDBToolIndex(embedder, name_match_weight=0.0, **options)  # type: ignore[arg-type]
         query = Query("alpha", 5, analyzer=index.analyzer)
-        hits = index._fuse(toolset, query, vector_rows, text_rows)
+        hits, total = index._fuse(toolset, query, vector_rows, text_rows)
+        assert total == 3
         return [(hit.name, round(hit.score, 6)) for hit in hits]
 
     assert fused() == [("alpha", 0.1), ("beta", 0.1), ("gamma", 0.1)]

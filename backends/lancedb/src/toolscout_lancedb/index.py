@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
+from weakref import WeakKeyDictionary
 
 from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
 from toolscout.embedders import Embedder, EmbeddingCache, load_embedder, shared_cache
@@ -132,6 +133,10 @@ class LanceDBToolIndex(ToolIndexBase):
         self._follow = not self._memory and opts.read_consistency_interval is not None
         self._seen: tuple[int | None, int | None] = (None, None)
         self._checked_at = 0.0
+        # Each set's name terms, for the name-match bonus, filled as hits come up.
+        self._name_terms: WeakKeyDictionary[ToolSet, dict[str, frozenset[str]]] = (
+            WeakKeyDictionary()
+        )
         check_location(self.uri)
         if not self._memory:
             where = local_path(self.uri) or self.uri
@@ -563,16 +568,24 @@ class LanceDBToolIndex(ToolIndexBase):
     # --- the engine: search ------------------------------------------------------------
 
     async def _vector_hits(self, table: Any, where: Any, vector: Any, limit: int) -> list[Row]:
-        rows: list[Row] = (
-            await table.query()
+        found = await (
+            table.query()
             .nearest_to(vector)
             .distance_type("cosine")
             .where(where)
             .select(["name", "summary", "_distance"])
             .limit(limit)
-            .to_list()
+            .to_arrow()
         )
-        return rows
+        return [
+            {"name": name, "summary": summary, "similarity": 1.0 - distance}
+            for name, summary, distance in zip(
+                found.column("name").to_pylist(),
+                found.column("summary").to_pylist(),
+                found.column("_distance").to_pylist(),
+                strict=True,
+            )
+        ]
 
     async def _text_hits(
         self, table: Any, where: Any, terms: str, vector: Any, limit: int
@@ -610,9 +623,11 @@ class LanceDBToolIndex(ToolIndexBase):
         table = self._table
         if table is None:
             return [], 0
-        where = col("set_id") == lit(toolset.id)
-        if query.allowed is not None:
-            where = where & col("name").isin([lit(name) for name in query.allowed])
+        where: Any = f"set_id = {_sql_text(toolset.id)}"  # a string parses fastest
+        if query.allowed is not None:  # names may hold any character: typed literals
+            where = (col("set_id") == lit(toolset.id)) & col("name").isin(
+                [lit(name) for name in query.allowed]
+            )
         wanted = max(query.limit, self.options.candidates)
         vector = self.cache.embed_query(self.embedder, query.text)
         options = self.options
@@ -630,20 +645,20 @@ class LanceDBToolIndex(ToolIndexBase):
         vector_rows = vector_rows or []
         tools = toolset.tools  # rows of a change made meanwhile are not this set's
         if not hybrid:
+            kept = [row for row in vector_rows if row["name"] in tools]
             hits = [
-                ToolHit(row["name"], 1.0 - float(row["_distance"]), row["summary"] or "")
-                for row in vector_rows
-                if row["name"] in tools
+                ToolHit(row["name"], float(row["similarity"]), row["summary"] or "")
+                for row in kept[: query.limit]
             ]
-            return hits[: query.limit], len(hits)
-        ranked = self._fuse(toolset, query, vector_rows, text_rows or [])
-        return ranked[: query.limit], len(ranked)
+            return hits, len(kept)
+        return self._fuse(toolset, query, vector_rows, text_rows or [])
 
     def _fuse(
         self, toolset: ToolSet, query: Query, vector_rows: list[Row], text_rows: list[Row]
-    ) -> list[ToolHit]:
+    ) -> tuple[list[ToolHit], int]:
         """Weighted reciprocal-rank fusion, weight / (rrf_k + rank) summed over both lists,
-        plus the name-match bonus for every tool either list found.
+        plus the name-match bonus for every tool either list found; the best
+        `query.limit` hits and how many tools either list found.
 
         The fused ranking decides the order; the score reported is a similarity floor: the
         lowest cosine similarity to the query of the hit and of every hit above it. Scores
@@ -665,17 +680,19 @@ class LanceDBToolIndex(ToolIndexBase):
                     continue
                 entry = fused.get(name)
                 if entry is None:
-                    similarity = row.get("similarity")
-                    if similarity is None:
-                        similarity = 1.0 - row["_distance"]
-                    entry = fused[name] = [0.0, float(similarity), row["summary"] or ""]
+                    entry = fused[name] = [0.0, float(row["similarity"]), row["summary"] or ""]
                 entry[0] += weight / (k + rank)
         if options.name_match_weight > 0 and fused and query.terms:
             terms = frozenset(query.terms)
             bonus = options.name_match_weight / (k + 1)
-            analyse = self.analyzer.tool_terms
+            known = self._name_terms.get(toolset)
+            if known is None:
+                known = self._name_terms[toolset] = {}
             for name, entry in fused.items():
-                entry[0] += bonus * name_match(frozenset(analyse(tools[name]).name), terms)
+                own = known.get(name)
+                if own is None:
+                    own = known[name] = frozenset(self.analyzer.tool_terms(tools[name]).name)
+                entry[0] += bonus * name_match(own, terms)
         order = sorted(fused, key=lambda name: (-fused[name][0], name))
         floor = options.min_score
         if floor > 0:
@@ -684,11 +701,11 @@ class LanceDBToolIndex(ToolIndexBase):
             ]
         hits = []
         lowest = float("inf")
-        for name in order:
+        for name in order[: query.limit]:
             _fused, similarity, summary = fused[name]
             lowest = min(lowest, similarity)
             hits.append(ToolHit(name, lowest, summary))
-        return hits
+        return hits, len(order)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -709,6 +726,11 @@ class LanceDBToolIndex(ToolIndexBase):
             f"LanceDBToolIndex(uri={self.uri!r}, table={self.options.table!r}, "
             f"mode={self.options.mode!r}, embedder={self.embedder.model_id!r})"
         )
+
+
+def _sql_text(value: str) -> str:
+    """A SQL string literal (for set ids, which are hex)."""
+    return "'" + value.replace("'", "''") + "'"
 
 
 def _cosine(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
