@@ -414,3 +414,45 @@ def test_errors_show_the_value_of_an_ordinary_key() -> None:
     with pytest.raises(ValidationError) as caught:
         _WithSecret.model_validate({"retries": "many"})
     assert "'many'" in format_validation_error(caught.value, "option", _WithSecret)
+
+
+# --- auto mode ---------------------------------------------------------------------------
+
+
+def test_default_auto_mode_is_on_above_30_tools_or_10000_tokens() -> None:
+    auto = load_settings().auto
+    assert (auto.enabled, auto.tools, auto.tokens) == (True, 30, 10_000)
+
+
+def test_auto_mode_from_a_file_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    pyproject("[tool.toolscout.auto]\ntools = 50\ntokens = 20000\n")
+    assert (load_settings().auto.tools, load_settings().auto.tokens) == (50, 20_000)
+    monkeypatch.setenv("TOOLSCOUT_AUTO__ENABLED", "false")
+    monkeypatch.setenv("TOOLSCOUT_AUTO__TOKENS", "off")
+    auto = load_settings().auto
+    assert (auto.enabled, auto.tools, auto.tokens) == (False, 50, None)
+
+
+@pytest.mark.parametrize("off", ["off", "none", "", False])
+def test_an_auto_criterion_switches_off(off: object) -> None:
+    assert load_settings(auto={"tools": off}).auto.tools is None
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (-1, "'auto.tools' = -1: .*greater than or equal to 0"),
+        (True, "'auto.tools' = True: expected a number, or \"off\""),
+        ("many", "'auto.tools' = 'many': .*valid integer"),
+    ],
+)
+def test_bad_auto_values_name_the_key_and_value(value: object, expected: str) -> None:
+    with pytest.raises(ConfigError, match=expected):
+        load_settings(auto={"tools": value})
+
+
+def test_a_token_count_is_not_taken_for_a_secret() -> None:
+    with pytest.raises(ConfigError, match=r"'auto.tokens' = 1.5: .*integer"):
+        load_settings(auto={"tokens": 1.5})
+    with pytest.raises(ConfigError, match=r"'auto.tokns' = 3 \(did you mean 'tokens'\?\)"):
+        load_settings(auto={"tokns": 3})

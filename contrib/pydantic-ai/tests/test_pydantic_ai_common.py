@@ -1,8 +1,9 @@
-"""The framework-neutral part (`_common.py`): auto mode, loaded names, and one copy for all.
+"""The framework-neutral part (`_common.py`): auto mode from core, loaded names, one copy for all.
 
 `_common.py` ships in toolscout-langchain, toolscout-pydantic-ai and
-toolscout-openai-agents alike (core has no such helper); in a clone of the repository
-this test fails when the copies drift apart.
+toolscout-openai-agents alike; in a clone of the repository this test fails when the copies
+drift apart. `AutoThreshold` is core's (`toolscout.auto`), tested in core; here only that
+the integrations use it and take the configured threshold.
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import toolscout.auto
+from toolscout.config import load_settings
+from toolscout.testing import ReferenceToolIndex
 from toolscout.types import ToolReference
 from toolscout_pydantic_ai import _common
-from toolscout_pydantic_ai._common import AutoThreshold, merge_loaded
+from toolscout_pydantic_ai._common import AutoThreshold, Scout, merge_loaded
 
 CONTRIB = Path(__file__).resolve().parents[2]
 COPIES = [
@@ -35,32 +39,23 @@ def tools(count: int, description: str = "Do a thing.") -> list[ToolReference]:
     return [ToolReference(f"tool_{i}", description) for i in range(count)]
 
 
-def test_the_default_threshold() -> None:
-    auto = AutoThreshold()
-    assert (auto.tools, auto.tokens) == (30, 10_000)
-    assert auto.decide(tools(30))[0] is False
-    assert auto.decide(tools(31)) == (True, None)  # the count decides; tokens not counted
-    assert auto.decide([])[0] is False
+def test_auto_threshold_is_cores() -> None:
+    assert AutoThreshold is toolscout.auto.AutoThreshold
+    assert (_common.DEFAULT_AUTO_TOOLS, _common.DEFAULT_AUTO_TOKENS) == (30, 10_000)
+    assert AutoThreshold().decide(tools(31)) == (True, None)
 
 
-def test_the_token_criterion() -> None:
-    long = "Return the record. " * 1500
-    on, tokens = AutoThreshold().decide(tools(3, long))
-    assert on and tokens is not None and tokens > 10_000
-    assert AutoThreshold(tokens=None).decide(tools(3, long)) == (False, None)
-    assert AutoThreshold(tools=0).decide(tools(1))[0] is True
-
-
-def test_coerce_and_validation() -> None:
-    assert AutoThreshold.coerce(True) == AutoThreshold()
-    assert AutoThreshold.coerce(False) is None
-    custom = AutoThreshold(tools=5)
-    assert AutoThreshold.coerce(custom) is custom
-    with pytest.raises(TypeError):
-        AutoThreshold.coerce("auto")  # type: ignore[arg-type]
-    for bad in (-1, 1.5, True):
-        with pytest.raises(ValueError):
-            AutoThreshold(tools=bad)  # type: ignore[arg-type]
+def test_auto_true_takes_the_configured_threshold() -> None:
+    index = ReferenceToolIndex()
+    assert Scout(index, settings=load_settings()).auto == AutoThreshold()
+    tuned = load_settings(auto={"tools": 2, "tokens": "off"})
+    scout = Scout(index, settings=tuned)
+    assert scout.auto == AutoThreshold(tools=2, tokens=None)
+    assert scout.catalog(tools(3)).search_on is True
+    assert Scout(index, settings=load_settings(auto={"enabled": False})).auto is None
+    # An explicit threshold or False wins over the configuration.
+    assert Scout(index, settings=tuned, auto=False).auto is None
+    assert Scout(index, settings=tuned, auto=AutoThreshold(tools=9)).auto == AutoThreshold(9)
 
 
 def test_merge_loaded_moves_refound_names_last_and_caps() -> None:

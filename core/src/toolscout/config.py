@@ -34,6 +34,7 @@ from toolscout.types import MAX_RESULTS_LIMIT
 
 __all__ = [
     "DEFAULT_SYSTEM_MESSAGE_SUFFIX",
+    "AutoSettings",
     "EvictionSettings",
     "Settings",
     "format_validation_error",
@@ -107,6 +108,33 @@ class EvictionSettings(_Strict):
             raise ValueError("strategy 'ttl' needs a ttl such as ttl = \"30m\"")
 
 
+_OFF = {"", "none", "off", "false"}
+
+
+class AutoSettings(_Strict):
+    """Auto mode: tool search only above a threshold (`toolscout.auto.AutoThreshold`).
+
+    With `enabled`, search turns on when there are more than `tools` searchable tools (every
+    tool but the pinned ones) or their definitions take more than `tokens` tokens
+    (o200k_base, as OpenAI function definitions); below both, every tool is sent as usual.
+    `tools` or `tokens` set to `"off"` (or `false`) switches that criterion off; `enabled =
+    false` turns search on whatever the tools.
+    """
+
+    enabled: bool = True
+    tools: int | None = Field(30, ge=0)
+    tokens: int | None = Field(10_000, ge=0)
+
+    @field_validator("tools", "tokens", mode="before")
+    @classmethod
+    def _off(cls, value: object) -> object:
+        if value is False or (isinstance(value, str) and value.strip().lower() in _OFF):
+            return None
+        if value is True:
+            raise ValueError('expected a number, or "off" to switch this criterion off')
+        return value
+
+
 class Settings(BaseSettings):
     """Every toolscout setting. See docs/configuration.md for the reference."""
 
@@ -141,6 +169,8 @@ class Settings(BaseSettings):
     embedder: str | None = None
     """Embedder name for vector backends (None: the backend's default)."""
     eviction: EvictionSettings = Field(default_factory=lambda: EvictionSettings())
+    auto: AutoSettings = Field(default_factory=lambda: AutoSettings())
+    """Auto mode: tool search only when the tools exceed a threshold (`[auto]`)."""
     backends: dict[str, dict[str, Any]] = Field(default_factory=dict)
     """Options per backend, by backend name (`[tool.toolscout.backends.duckdb]`)."""
     embedders: dict[str, dict[str, Any]] = Field(default_factory=dict)
@@ -222,7 +252,8 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return list(model.model_fields)
 
 
-_SECRET = re.compile(r"key|token|secret|password|credential", re.IGNORECASE)
+# `tokens` (a count, as in `auto.tokens`) is not a secret; `token`, `api_token` are.
+_SECRET = re.compile(r"key|token(?!s\b)|secret|password|credential", re.IGNORECASE)
 
 
 def format_validation_error(error: ValidationError, what: str, model: type[BaseModel]) -> str:

@@ -4,10 +4,12 @@ This file is the same in toolscout-langchain, toolscout-pydantic-ai and
 toolscout-openai-agents: each framework adapter converts its tools to `ToolReference`s and
 asks a `Scout` which of them a model request carries, and answers search calls through it.
 
-Auto mode: tool search turns on only when the searchable tools (every tool but the pinned
-ones) are more than `AutoThreshold.tools` (default 30) or their definitions take more than
+Auto mode is core's (`toolscout.auto.AutoThreshold`, re-exported here): tool search turns
+on only when the searchable tools (every tool but the pinned ones) are more than
+`AutoThreshold.tools` (default 30) or their definitions take more than
 `AutoThreshold.tokens` tokens (default 10,000, o200k_base, as OpenAI function definitions);
-below both, every tool is sent as usual and the search tool is left out.
+below both, every tool is sent as usual and the search tool is left out. `auto=True` takes
+the configured threshold (`[tool.toolscout.auto]`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from toolscout.advisor.search_tool import (
     run_search,
     search_tool_reference,
 )
+from toolscout.auto import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshold
 from toolscout.index import ToolIndex
 from toolscout.session import SessionManager, tool_set_fingerprint
 from toolscout.types import ToolReference
@@ -41,61 +44,7 @@ __all__ = [
     "merge_loaded",
 ]
 
-DEFAULT_AUTO_TOOLS = 30
-"""Auto mode turns search on above this many searchable tools (models pick tools less
-reliably beyond about 30)."""
-DEFAULT_AUTO_TOKENS = 10_000
-"""Auto mode turns search on when the searchable tools' definitions take more tokens."""
-
 _CATALOG_CACHE = 16
-
-
-@dataclass(frozen=True)
-class AutoThreshold:
-    """When tool search turns on (auto mode).
-
-    Search is on when there are more than `tools` searchable tools, or when their
-    definitions take more than `tokens` tokens (`toolscout.tokens.tool_tokens`: o200k_base,
-    as OpenAI function definitions). Below both, every tool is sent as usual and the search
-    tool is left out. `None` switches a criterion off; `AutoThreshold(tools=0)` turns search
-    on whenever there is a tool to search.
-    """
-
-    tools: int | None = DEFAULT_AUTO_TOOLS
-    tokens: int | None = DEFAULT_AUTO_TOKENS
-    encoding: str = "o200k_base"
-
-    def __post_init__(self) -> None:
-        for name in ("tools", "tokens"):
-            value = getattr(self, name)
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < 0
-            ):
-                raise ValueError(f"AutoThreshold.{name} must be None or an int >= 0, got {value!r}")
-
-    @classmethod
-    def coerce(cls, auto: AutoThreshold | bool | None) -> AutoThreshold | None:
-        """`True` → the default threshold; `False`/`None` → no threshold (search always on)."""
-        if auto is True:
-            return cls()
-        if auto is False or auto is None:
-            return None
-        if isinstance(auto, AutoThreshold):
-            return auto
-        raise TypeError(f"auto must be a bool or an AutoThreshold, got {type(auto).__name__}")
-
-    def decide(self, tools: Sequence[ToolReference]) -> tuple[bool, int | None]:
-        """(search on?, the tools' tokens when they were counted)."""
-        if not tools:
-            return False, 0
-        if self.tools is not None and len(tools) > self.tools:
-            return True, None
-        if self.tokens is None:
-            return False, None
-        from toolscout.tokens import tool_tokens
-
-        tokens = tool_tokens(tools, self.encoding)
-        return tokens > self.tokens, tokens
 
 
 @dataclass(frozen=True)
@@ -170,7 +119,7 @@ class Scout:
             )
         self.index: ToolIndex = self.sessions.index
         self.pinned = frozenset(pinned)
-        self.auto = AutoThreshold.coerce(auto)
+        self.auto = AutoThreshold.coerce(auto, settings)
         if not isinstance(search_tool_name, str) or not search_tool_name.strip():
             raise ValueError(
                 f"search_tool_name must be a non-empty string, got {search_tool_name!r}"
