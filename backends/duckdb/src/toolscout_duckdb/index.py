@@ -28,7 +28,7 @@ from toolscout.types import ToolHit, ToolReference
 from toolscout_duckdb import sql
 from toolscout_duckdb.cache import Bm25, SetCache, SetIndex
 from toolscout_duckdb.options import DuckDBOptions
-from toolscout_duckdb.postings import Postings, count_postings
+from toolscout_duckdb.postings import Postings, count_postings, memory_pool
 
 if TYPE_CHECKING:
     import duckdb
@@ -329,6 +329,8 @@ class DuckDBToolIndex(ToolIndexBase):
             generation = self._cache.generation(key)
             if generation is None:
                 return None
+            import pyarrow.compute as pc
+
             cursor = self._cursor()
             cursor.execute("BEGIN")
             try:
@@ -343,7 +345,9 @@ class DuckDBToolIndex(ToolIndexBase):
             lengths = np.column_stack(
                 [tools.column(c).to_numpy() for c in ("len_name", "len_params", "len_desc")]
             )
-            encoded = postings.column("term").combine_chunks().dictionary_encode()
+            pool = memory_pool()
+            terms = postings.column("term").combine_chunks(memory_pool=pool)
+            encoded = pc.dictionary_encode(terms, memory_pool=pool)
             entry = SetIndex(
                 encoded.dictionary.to_pylist(),
                 encoded.indices.to_numpy().astype(np.int64),
@@ -462,15 +466,15 @@ def _tool_json(tool: ToolReference) -> str:
 def _tools_table(tools: Sequence[ToolReference], postings: Postings) -> pa.Table:
     import pyarrow as pa
 
-    lengths = postings.lengths
+    lengths, pool = postings.lengths, memory_pool()
     return pa.table(
         {
-            "doc": pa.array(postings.docs, pa.int32()),
-            "name": pa.array([tool.name for tool in tools], pa.string()),
-            "tool": pa.array([_tool_json(tool) for tool in tools], pa.string()),
-            "len_name": pa.array(lengths[:, 0], pa.uint32()),
-            "len_params": pa.array(lengths[:, 1], pa.uint32()),
-            "len_desc": pa.array(lengths[:, 2], pa.uint32()),
+            "doc": pa.array(postings.docs, pa.int32(), memory_pool=pool),
+            "name": pa.array([tool.name for tool in tools], pa.string(), memory_pool=pool),
+            "tool": pa.array([_tool_json(t) for t in tools], pa.string(), memory_pool=pool),
+            "len_name": pa.array(lengths[:, 0], pa.uint32(), memory_pool=pool),
+            "len_params": pa.array(lengths[:, 1], pa.uint32(), memory_pool=pool),
+            "len_desc": pa.array(lengths[:, 2], pa.uint32(), memory_pool=pool),
         }
     )
 

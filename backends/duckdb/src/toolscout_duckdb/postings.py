@@ -21,12 +21,21 @@ if TYPE_CHECKING:
     from toolscout.analysis import Analyzer
     from toolscout.types import ToolReference
 
-__all__ = ["FIELDS", "Postings", "count_postings"]
+__all__ = ["FIELDS", "Postings", "count_postings", "memory_pool"]
 
 #: The fields, in the order of the `tf` and `lengths` columns.
 FIELDS = ("name", "parameters", "description")
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+
+
+def memory_pool() -> pa.MemoryPool:
+    """The pool for this backend's Arrow buffers: the system allocator, which returns freed
+    memory to the OS at once; Arrow's default pool keeps about 10 MB after indexing a
+    500-tool set, which would look like memory each set costs."""
+    import pyarrow as pa
+
+    return pa.system_memory_pool()
 
 
 @dataclass(frozen=True)
@@ -55,14 +64,16 @@ class Postings:
     def table(self) -> pa.Table:
         """The postings as DuckDB stores them: term, doc, tf_name, tf_params, tf_desc."""
         import pyarrow as pa
+        import pyarrow.compute as pc
 
+        pool = memory_pool()
         return pa.table(
             {
-                "term": self.vocabulary.take(pa.array(self.term, pa.int64())),
-                "doc": pa.array(self.docs[self.slot], pa.int32()),
-                "tf_name": pa.array(self.tf[:, 0], pa.uint32()),
-                "tf_params": pa.array(self.tf[:, 1], pa.uint32()),
-                "tf_desc": pa.array(self.tf[:, 2], pa.uint32()),
+                "term": pc.take(self.vocabulary, self.term, memory_pool=pool),
+                "doc": pa.array(self.docs[self.slot], pa.int32(), memory_pool=pool),
+                "tf_name": pa.array(self.tf[:, 0], pa.uint32(), memory_pool=pool),
+                "tf_params": pa.array(self.tf[:, 1], pa.uint32(), memory_pool=pool),
+                "tf_desc": pa.array(self.tf[:, 2], pa.uint32(), memory_pool=pool),
             }
         )
 
@@ -72,6 +83,7 @@ def count_postings(
 ) -> Postings:
     """The postings of `tools` by `analyzer`, the tools numbered from `first_doc`."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     count = len(tools)
     words: list[str] = []
@@ -83,14 +95,15 @@ def count_postings(
     docs = np.arange(first_doc, first_doc + count, dtype=np.int64)
     if not words:
         return Postings(
-            pa.array([], pa.string()),
+            pa.array([], pa.string(), memory_pool=memory_pool()),
             np.empty(0, np.int64),
             np.empty(0, np.int64),
             np.empty((0, len(FIELDS)), np.uint32),
             docs,
             lengths.astype(np.uint32),
         )
-    encoded = pa.array(words, pa.string()).dictionary_encode()
+    pool = memory_pool()
+    encoded = pc.dictionary_encode(pa.array(words, pa.string(), memory_pool=pool), memory_pool=pool)
     term = encoded.indices.to_numpy().astype(np.int64)
     # Each occurrence's (tool, field), from the run lengths: no Python loop per word.
     cell = np.repeat(np.arange(count * len(FIELDS), dtype=np.int64), lengths.ravel())
