@@ -62,6 +62,7 @@ ALL = [get_weather, send_email, create_invoice, convert_currency, explode]
 
 def make_advisor(model: ScriptedChatModel, **kwargs: object) -> Advisor:
     kwargs.setdefault("index", ReferenceToolIndex())
+    kwargs.setdefault("auto", False)  # a handful of tools: auto mode would send them all
     tools = kwargs.pop("tools", ALL)
     return Advisor(model, tools, **kwargs)  # type: ignore[arg-type]
 
@@ -558,7 +559,7 @@ def test_bad_options_are_config_errors_naming_the_key() -> None:
 
 def test_an_object_without_complete_is_refused() -> None:
     with pytest.raises(TypeError, match="not a chat model"):
-        Advisor(object(), ALL, ReferenceToolIndex())
+        Advisor(object(), ALL, ReferenceToolIndex(), auto=False)
 
 
 # --- async -----------------------------------------------------------------------------
@@ -608,7 +609,7 @@ def test_async_run_works_with_a_sync_only_model_and_sync_handlers() -> None:
             return self.inner.complete(request)
 
     model = SyncOnly()
-    result = asyncio.run(Advisor(model, ALL, ReferenceToolIndex()).arun("x"))
+    result = asyncio.run(Advisor(model, ALL, ReferenceToolIndex(), auto=False).arun("x"))
     assert result.text == "ok"
     assert tool_messages(model.inner.requests[2])[-1].content == "sunny in Lima"
 
@@ -622,7 +623,7 @@ def test_sync_run_works_with_an_async_only_model() -> None:
             await asyncio.sleep(0)
             return self.inner.complete(request)
 
-    assert Advisor(AsyncOnly(), ALL, ReferenceToolIndex()).run("x").text == "async ok"
+    assert Advisor(AsyncOnly(), ALL, ReferenceToolIndex(), auto=False).run("x").text == "async ok"
 
 
 # --- native deferred-tool mode ---------------------------------------------------------
@@ -704,7 +705,7 @@ def test_concurrent_async_sessions_are_isolated() -> None:
                 return self.inner.complete(request)
 
         model = Model()
-        await Advisor(model, registry, index).arun("x", session_id=f"a{i}")
+        await Advisor(model, registry, index, auto=False).arun("x", session_id=f"a{i}")
         return names(model.inner.requests[0])
 
     async def everyone() -> list[list[str]]:

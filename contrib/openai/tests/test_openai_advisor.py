@@ -182,6 +182,7 @@ def tools() -> ToolRegistry:
 
 def advisor(api: API, server: WireServer, **kwargs: Any) -> Advisor:
     client = openai.OpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
+    kwargs.setdefault("auto", False)  # four tools: auto mode would send them all
     return Advisor(api.model(client), tools(), ReferenceToolIndex(), **kwargs)
 
 
@@ -296,7 +297,7 @@ def test_async_client_with_the_async_loop(api: API, server: WireServer) -> None:
     client = openai.AsyncOpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
     model = api.model(client)
     assert model.is_async
-    result = asyncio.run(Advisor(model, tools(), ReferenceToolIndex()).arun("Oslo?"))
+    result = asyncio.run(Advisor(model, tools(), ReferenceToolIndex(), auto=False).arun("Oslo?"))
     assert result.text == "Sunny in Oslo."
     assert api.tool_names(server.bodies[1]) == ["tool_search", "get_weather"]
     assert api.results(server.bodies[2])["c2"] == "sunny in Oslo"
@@ -407,4 +408,4 @@ def test_a_nameless_call_from_an_async_client_ends_the_async_loop(
     server.script(_break_first_call(api, api.calls(("c1", "tool_search", {})), "name", None))
     client = openai.AsyncOpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
     with pytest.raises(AdvisorLoopError, match="has no tool name"):
-        asyncio.run(Advisor(api.model(client), tools(), ReferenceToolIndex()).arun("x"))
+        asyncio.run(Advisor(api.model(client), tools(), ReferenceToolIndex(), auto=False).arun("x"))

@@ -31,6 +31,8 @@ def test_the_example_runs(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    # Five tools: auto mode (on by default) would send them all; the example shows search.
+    monkeypatch.setenv("TOOLSCOUT_AUTO__ENABLED", "false")
     monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
     server.script(
         api.calls(

@@ -149,12 +149,16 @@ class ChatRequest:
     model with `supports_tool_references`: every other tool of the session, sent marked as
     deferred so the provider keeps them out of the prompt until a search result references
     them. `options` are passed through to the provider (temperature, max tokens, ...).
+    `search_tool` names the advisor's search tool among `tools` (None when the request has
+    none, e.g. auto mode sends every tool): an adapter with a native search tool (OpenAI
+    Responses `tool_search`) sends it in that form and answers it with the found tools.
     """
 
     messages: tuple[Message, ...]
     tools: tuple[ToolReference, ...]
     deferred_tools: tuple[ToolReference, ...] = ()
     options: Mapping[str, Any] = field(default_factory=FrozenDict)
+    search_tool: str | None = None
 
 
 @dataclass(frozen=True)
@@ -360,6 +364,10 @@ class ClientChatModel:
     def _parse(self, reply: Any) -> ChatResponse:
         raise NotImplementedError
 
+    def _reply(self, reply: Any, request: ChatRequest) -> ChatResponse:
+        """The client's reply to `request` → `ChatResponse` (default: `_parse(reply)`)."""
+        return self._parse(reply)
+
     def _arguments(self, request: ChatRequest) -> dict[str, Any]:
         if request.deferred_tools and not self.supports_tool_references:
             raise ValueError(
@@ -374,7 +382,7 @@ class ClientChatModel:
             import asyncio
 
             return asyncio.run(self.acomplete(request))
-        return self._parse(self._endpoint()(**self._arguments(request)))
+        return self._reply(self._endpoint()(**self._arguments(request)), request)
 
     async def acomplete(self, request: ChatRequest) -> ChatResponse:
         """Send one request (awaitable)."""
@@ -382,7 +390,7 @@ class ClientChatModel:
             import asyncio
 
             return await asyncio.to_thread(self.complete, request)
-        return self._parse(await self._endpoint()(**self._arguments(request)))
+        return self._reply(await self._endpoint()(**self._arguments(request)), request)
 
 
 def _is_async_callable(function: Any) -> bool:

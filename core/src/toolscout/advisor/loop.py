@@ -4,9 +4,12 @@ Per run (Spring AI's `ToolSearchToolCallAdvisor` semantics, plus the fixes liste
 docs/advisor.md):
 
 1. the session id comes from the call (`context[settings.session_id_key]`);
-2. the eviction strategy runs on access, then the session's tools are indexed, unless the
-   tool set's fingerprint is the one already indexed;
-3. the first model call carries only `tool_search` (plus pinned tools);
+2. auto mode (`[auto]`, `toolscout.auto.AutoThreshold`) decides whether the tools need
+   search at all: below its threshold every tool is sent as usual, without `tool_search`
+   and without indexing;
+3. the eviction strategy runs on access, then the session's tools are indexed, unless the
+   tool set's fingerprint is the one already indexed; the first model call carries only
+   `tool_search` (plus pinned tools);
 4. each search makes its tools callable from the next call on; with
    `accumulate_references` they add up across iterations, without it only the last
    searching iteration's (every parallel search of it) stay;
@@ -19,7 +22,9 @@ docs/advisor.md):
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -36,10 +41,12 @@ from toolscout.advisor.chat import (
 from toolscout.advisor.search_tool import (
     SEARCH_TOOL_NAME,
     SearchOutcome,
+    facets,
     run_search,
     search_tool_reference,
 )
 from toolscout.advisor.tools import Handler, Tool, ToolArgumentsError, ToolRegistry
+from toolscout.auto import AutoThreshold
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.index import ToolIndex
 from toolscout.session import SessionManager
@@ -47,6 +54,7 @@ from toolscout.types import FrozenDict, ToolReference
 
 if TYPE_CHECKING:
     from toolscout.config import Settings
+    from toolscout.telemetry import RunTelemetry
 
 __all__ = ["Advisor", "AdvisorLoopError", "AdvisorResult", "Iteration", "ToolExecution"]
 
@@ -111,6 +119,8 @@ class AdvisorResult:
     """True when this run (re)indexed the session's tools; False when the fingerprint matched."""
     loaded_tools: list[str] = field(default_factory=list)
     """Discovered tools still loaded at the end (excluding pinned ones)."""
+    tool_search: bool = True
+    """Whether the run searched for tools; False when auto mode sent every tool as usual."""
 
     @property
     def usage(self) -> Usage:
@@ -131,7 +141,13 @@ class Advisor:
     override the matching settings (`max_iterations`, `max_loaded_tools`, ...).
 
     A model whose `supports_tool_references` is true gets the native deferred-tool mode:
-    every tool is sent deferred and search results name tools by reference (Anthropic).
+    every tool is sent deferred and search results name tools by reference (Anthropic
+    `tool_reference` blocks, OpenAI `tool_search_output` items).
+
+    `auto` (default `True`: the configured `[auto]` threshold, on above 30 searchable tools
+    or 10,000 tokens of their definitions) turns search on only for tool sets that need
+    it; below the threshold every tool is sent as usual. `False` always searches; an
+    `AutoThreshold(tools=..., tokens=...)` sets the threshold here.
     """
 
     def __init__(
@@ -153,6 +169,7 @@ class Advisor:
         session_id_key: str | None = None,
         search_tool_name: str = SEARCH_TOOL_NAME,
         options: Mapping[str, Any] | None = None,
+        auto: AutoThreshold | bool = True,
     ) -> None:
         from toolscout.config import load_settings
 
@@ -211,6 +228,9 @@ class Advisor:
             settings.max_results_limit,
             self.search_name,
         )
+        self.auto = AutoThreshold.coerce(auto, settings)
+        self._plans: OrderedDict[tuple[str, tuple[str, ...]], _Plan] = OrderedDict()
+        self._plans_lock = threading.Lock()
         self._check_pinned(self.registry)
 
     @property
@@ -220,6 +240,45 @@ class Advisor:
         if self.search_name != SEARCH_TOOL_NAME:
             suffix = suffix.replace(SEARCH_TOOL_NAME, self.search_name)
         return suffix
+
+    def plan(self, registry: ToolRegistry | None = None) -> _Plan:
+        """How a run over `registry` goes: pinned tools, auto mode's decision, search tool.
+
+        Cached per tool set (fingerprint and pinned names), so an unchanged set costs a
+        dictionary lookup.
+        """
+        registry = self.registry if registry is None else registry
+        pinned = [registry[name].reference for name in self.pinned] + [
+            tool.reference for tool in registry if tool.pinned and tool.name not in self.pinned
+        ]
+        key = (registry.fingerprint, tuple(ref.name for ref in pinned))
+        with self._plans_lock:
+            cached = self._plans.get(key)
+            if cached is not None:
+                self._plans.move_to_end(key)
+                return cached
+        names = set(key[1])
+        searchable = [ref for ref in registry.references if ref.name not in names]
+        if self.auto is None:
+            search_on, tokens = True, None  # auto mode off: always search
+        else:
+            search_on, tokens = self.auto.decide(searchable)
+        values = facets(searchable)
+        reference = self.search_reference
+        if values:
+            settings = self.settings
+            reference = search_tool_reference(
+                min(settings.max_results, settings.max_results_limit),
+                settings.max_results_limit,
+                self.search_name,
+                values,
+            )
+        plan = _Plan(tuple(pinned), search_on, tokens, reference, values)
+        with self._plans_lock:
+            self._plans[key] = plan
+            while len(self._plans) > _PLAN_CACHE:
+                self._plans.popitem(last=False)
+        return plan
 
     @property
     def native(self) -> bool:
@@ -251,23 +310,33 @@ class Advisor:
         options: Mapping[str, Any] | None = None,
     ) -> AdvisorResult:
         """Run the loop until the model answers (sync)."""
+        from toolscout import telemetry
+
         state = self._start(messages, context, session_id, tools, options)
-        state.indexed = self.sessions.ensure_indexed(
-            state.session_id, state.registry.references, state.registry.fingerprint
-        )
-        while True:
-            request = state.next_request()
-            began = time.perf_counter()
+        with telemetry.run_span(
+            self.model, search=state.search_on, native=self.native, attributes=self._attributes()
+        ) as tracked:
+            state.telemetry = tracked
             try:
-                response = self._complete(request)
-            except MalformedReplyError as error:
-                raise state.malformed(error) from error
-            state.model_ms = (time.perf_counter() - began) * 1000.0
-            calls = state.accept(response)
-            if not calls:
-                return state.finish(response)
-            results = [self._execute(state, call) for call in calls]
-            state.after_calls(calls, results)
+                if state.search_on:
+                    state.indexed = self.sessions.ensure_indexed(
+                        state.session_id, state.registry.references, state.registry.fingerprint
+                    )
+                while True:
+                    request = state.next_request()
+                    began = time.perf_counter()
+                    try:
+                        response = self._complete(request)
+                    except MalformedReplyError as error:
+                        raise state.malformed(error) from error
+                    state.model_ms = (time.perf_counter() - began) * 1000.0
+                    calls = state.accept(response)
+                    if not calls:
+                        return state.finish(response)
+                    results = [self._execute(state, call) for call in calls]
+                    state.after_calls(calls, results)
+            finally:
+                state.report()
 
     async def arun(
         self,
@@ -281,28 +350,41 @@ class Advisor:
         """Run the loop until the model answers (async; parallel tool calls run concurrently)."""
         import asyncio
 
+        from toolscout import telemetry
+
         state = self._start(messages, context, session_id, tools, options)
-        state.indexed = await asyncio.to_thread(
-            self.sessions.ensure_indexed,
-            state.session_id,
-            state.registry.references,
-            state.registry.fingerprint,
-        )
-        while True:
-            request = state.next_request()
-            began = time.perf_counter()
+        with telemetry.run_span(
+            self.model, search=state.search_on, native=self.native, attributes=self._attributes()
+        ) as tracked:
+            state.telemetry = tracked
             try:
-                response = await self._acomplete(request)
-            except MalformedReplyError as error:
-                raise state.malformed(error) from error
-            state.model_ms = (time.perf_counter() - began) * 1000.0
-            calls = state.accept(response)
-            if not calls:
-                return state.finish(response)
-            results = await asyncio.gather(*(self._aexecute(state, call) for call in calls))
-            state.after_calls(calls, list(results))
+                if state.search_on:
+                    state.indexed = await asyncio.to_thread(
+                        self.sessions.ensure_indexed,
+                        state.session_id,
+                        state.registry.references,
+                        state.registry.fingerprint,
+                    )
+                while True:
+                    request = state.next_request()
+                    began = time.perf_counter()
+                    try:
+                        response = await self._acomplete(request)
+                    except MalformedReplyError as error:
+                        raise state.malformed(error) from error
+                    state.model_ms = (time.perf_counter() - began) * 1000.0
+                    calls = state.accept(response)
+                    if not calls:
+                        return state.finish(response)
+                    results = await asyncio.gather(*(self._aexecute(state, call) for call in calls))
+                    state.after_calls(calls, list(results))
+            finally:
+                state.report()
 
     # --- internals -----------------------------------------------------------------------
+
+    def _attributes(self) -> dict[str, Any]:
+        return {"toolscout.backend": str(getattr(self.index, "name", type(self.index).__name__))}
 
     def _start(
         self,
@@ -319,13 +401,16 @@ class Advisor:
         registry = self.registry if tools is None else ToolRegistry.coerce(tools)
         if registry is not self.registry:
             self._check_pinned(registry)
-        self.sessions.access(session_id)
+        plan = self.plan(registry)
+        if plan.search_on:
+            self.sessions.access(session_id)
         return _Run(
             self,
             session_id,
             registry,
-            _prepare_messages(messages, self.suffix),
+            _prepare_messages(messages, self.suffix if plan.search_on else ""),
             {**self.options, **(options or {})},
+            plan,
         )
 
     def _complete(self, request: ChatRequest) -> ChatResponse:
@@ -349,7 +434,7 @@ class Advisor:
         return _check_response(response, self.model)
 
     def _execute(self, state: _Run, call: ToolCall) -> _CallResult:
-        if call.name == self.search_name:
+        if call.name == self.search_name and state.search_on:
             return state.search(call)
         prepared = state.prepare(call)
         if isinstance(prepared, _CallResult):
@@ -366,7 +451,7 @@ class Advisor:
     async def _aexecute(self, state: _Run, call: ToolCall) -> _CallResult:
         import asyncio
 
-        if call.name == self.search_name:
+        if call.name == self.search_name and state.search_on:
             return await asyncio.to_thread(state.search, call)
         prepared = state.prepare(call)
         if isinstance(prepared, _CallResult):
@@ -383,6 +468,21 @@ class Advisor:
 
 def _since(began: float) -> float:
     return (time.perf_counter() - began) * 1000.0
+
+
+_PLAN_CACHE = 16
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A tool set's pinned tools, auto mode's decision and its search tool (with filters)."""
+
+    pinned: tuple[ToolReference, ...]
+    search_on: bool
+    tokens: int | None
+    """The searchable tools' definition tokens, when auto mode counted them."""
+    search_reference: ToolReference
+    filters: Mapping[str, tuple[str, ...]]
 
 
 @dataclass
@@ -403,18 +503,22 @@ class _Run:
         registry: ToolRegistry,
         messages: list[Message],
         options: Mapping[str, Any],
+        plan: _Plan,
     ) -> None:
+        from toolscout.telemetry import RunTelemetry
+
         self.advisor = advisor
         self.settings = advisor.settings
         self.session_id = session_id
         self.registry = registry
         self.messages = messages
         self.options = FrozenDict(options)
-        self.native = advisor.native
-        self.pinned = [registry[name].reference for name in advisor.pinned] + [
-            tool.reference for tool in registry if tool.pinned and tool.name not in advisor.pinned
-        ]
+        self.plan = plan
+        self.search_on = plan.search_on
+        self.native = advisor.native and plan.search_on
+        self.pinned = list(plan.pinned)
         self.pinned_names = {ref.name for ref in self.pinned}
+        self.telemetry: RunTelemetry = RunTelemetry(None)
         # name -> last-use tick; dict order is the order tools were loaded, which keeps the
         # tools list stable between requests (better for provider prompt caches).
         self.loaded: dict[str, int] = {}
@@ -429,18 +533,36 @@ class _Run:
 
     def next_request(self) -> ChatRequest:
         self._iteration_began = time.perf_counter()
-        tools = [*self.pinned, self.advisor.search_reference]
         deferred: tuple[ToolReference, ...] = ()
-        if self.native:
-            # The tools array never changes between requests: the prompt cache holds.
-            deferred = tuple(
-                ref for ref in self.registry.references if ref.name not in self.pinned_names
-            )
+        if not self.search_on:
+            # Auto mode: few enough tools to send them all, as without toolscout.
+            tools = list(self.registry.references)
         else:
-            tools.extend(self.registry[name].reference for name in self.loaded)
+            tools = [*self.pinned, self.plan.search_reference]
+            if self.native:
+                # The tools array never changes between requests: the prompt cache holds.
+                deferred = tuple(
+                    ref for ref in self.registry.references if ref.name not in self.pinned_names
+                )
+            else:
+                tools.extend(self.registry[name].reference for name in self.loaded)
         self._sent = tuple(ref.name for ref in tools)
         self._deferred = len(deferred)
-        return ChatRequest(tuple(self.messages), tuple(tools), deferred, self.options)
+        self.telemetry.request(
+            tools, self.registry.references, self.registry.fingerprint, len(deferred)
+        )
+        return ChatRequest(
+            tuple(self.messages),
+            tuple(tools),
+            deferred,
+            self.options,
+            search_tool=self.advisor.search_name if self.search_on else None,
+        )
+
+    def report(self) -> None:
+        """Finish the run's telemetry with the provider-reported usage so far."""
+        total = self._result("").usage
+        self.telemetry.finish(total.input_tokens, total.output_tokens)
 
     def accept(self, response: ChatResponse) -> tuple[ToolCall, ...]:
         self._usage = response.usage
@@ -466,7 +588,7 @@ class _Run:
                 f"{self.advisor.search_name} with a description of what you need to find the "
                 "right tool."
             )
-        if call.name not in self.pinned_names and call.name not in self.loaded:
+        if self.search_on and call.name not in self.pinned_names and call.name not in self.loaded:
             return (
                 f"Error: tool {call.name!r} is not loaded. Call {self.advisor.search_name} first "
                 f"(e.g. select:{call.name}); it becomes callable on your next turn."
@@ -496,6 +618,9 @@ class _Run:
                 default_max_results=self.settings.max_results,
                 max_results_limit=self.settings.max_results_limit,
                 summaries=self.settings.result_summaries,
+                filters=self.plan.filters,
+                call_id=call.id,
+                tool_name=self.advisor.search_name,
             )
         except Exception as error:
             outcome = SearchOutcome((), _failure(self.advisor.search_name, error), is_error=True)
@@ -602,6 +727,7 @@ class _Run:
             session_id=self.session_id,
             indexed=self.indexed,
             loaded_tools=list(self.loaded),
+            tool_search=self.search_on,
         )
 
 

@@ -4,22 +4,32 @@ A query is either free text, searched in the session's index, or `select:name_a,
 which loads tools by exact name. `max_results` is validated and clamped to
 `[1, max_results_limit]`, so a model asking for 0, -3 or 10,000 results gets a sensible
 answer instead of a crash. An empty result answers with guidance to rephrase.
+
+Filters: when the tools carry `server`, `namespace` or `tags` metadata, the tool takes an
+optional filter of each (a name or a list of names, any of which may match) and its
+description lists the values there are, so the model knows them. A filter becomes
+`ToolSearchRequest.metadata_filter` (core's matcher: a list means any of, a name matches a
+list-valued field such as `tags`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolscout.filters import matches
 from toolscout.index import ToolIndex
-from toolscout.types import ToolReference, ToolSearchRequest
+from toolscout.types import MAX_RESULTS_LIMIT, ToolReference, ToolSearchRequest
 
 __all__ = [
+    "FILTER_KEYS",
     "SEARCH_TOOL_NAME",
     "SearchOutcome",
     "clamp_max_results",
+    "facets",
+    "parse_filter",
     "run_search",
     "search_tool_reference",
 ]
@@ -27,35 +37,126 @@ __all__ = [
 SEARCH_TOOL_NAME = "tool_search"
 SELECT_PREFIX = "select:"
 
+FILTER_KEYS = ("server", "namespace", "tags")
+"""Metadata keys the model may filter a search by (`tool_search` arguments of these names)."""
+MAX_LISTED_VALUES = 40
+"""Values of one filter key the tool description lists; more are counted, not named."""
+
+_FILTER_TEXT = {
+    "server": ("Servers", "Only tools of these servers (any of)"),
+    "namespace": ("Namespaces", "Only tools in these namespaces (any of)"),
+    "tags": ("Tags", "Only tools with any of these tags"),
+}
+
+
+def facets(tools: Iterable[ToolReference]) -> dict[str, tuple[str, ...]]:
+    """The values of each filter key over `tools`' metadata, sorted (keys with none left out).
+
+    A list-valued field (`tags`) contributes each of its items; values that are not
+    strings are left out (the model names values as text).
+    """
+    found: dict[str, set[str]] = {key: set() for key in FILTER_KEYS}
+    for tool in tools:
+        metadata = tool.metadata
+        if not metadata:
+            continue
+        for key in FILTER_KEYS:
+            value = metadata.get(key)
+            items = value if isinstance(value, (list, tuple)) else (value,)
+            found[key].update(item for item in items if isinstance(item, str) and item)
+    return {key: tuple(sorted(values)) for key, values in found.items() if values}
+
+
+def _listing(values: tuple[str, ...]) -> str:
+    shown = ", ".join(values[:MAX_LISTED_VALUES])
+    more = len(values) - MAX_LISTED_VALUES
+    return f"{shown} (and {more} more)" if more > 0 else shown
+
 
 def search_tool_reference(
-    default_max_results: int, max_results_limit: int, name: str = SEARCH_TOOL_NAME
+    default_max_results: int,
+    max_results_limit: int,
+    name: str = SEARCH_TOOL_NAME,
+    filters: Mapping[str, Iterable[str]] | None = None,
 ) -> ToolReference:
-    """The definition of the search tool the model sees (`tool_search` unless renamed)."""
-    return ToolReference(
-        name,
+    """The definition of the search tool the model sees (`tool_search` unless renamed).
+
+    `filters` (from `facets`) adds an optional argument per filter key that has values,
+    and the description lists those values; without it the tool takes only the query and
+    `max_results`.
+    """
+    description = (
         "Find tools to use. Most tools are not loaded yet: describe the capability you need "
         "in a few words (e.g. 'convert currency') and the best matching tools become "
         "callable on your next turn. To load tools you already know by name, use "
-        "'select:name_a,name_b'.",
-        {
-            "type": "object",
-            "properties": {
-                "query": {
-                    "type": "string",
-                    "description": "What the tool should do, or select:name_a,name_b",
-                },
-                "max_results": {
-                    "type": "integer",
-                    "description": (
-                        f"How many tools to return (default {default_max_results}, "
-                        f"at most {max_results_limit})"
-                    ),
-                },
-            },
-            "required": ["query"],
-        },
+        "'select:name_a,name_b'."
     )
+    properties: dict[str, Any] = {
+        "query": {
+            "type": "string",
+            "description": "What the tool should do, or select:name_a,name_b",
+        },
+        "max_results": {
+            "type": "integer",
+            "description": (
+                f"How many tools to return (default {default_max_results}, "
+                f"at most {max_results_limit})"
+            ),
+        },
+    }
+    listed = []
+    for key in FILTER_KEYS:
+        values = tuple((filters or {}).get(key, ()))
+        if not values:
+            continue
+        title, meaning = _FILTER_TEXT[key]
+        listed.append(f"{title}: {_listing(values)}.")
+        properties[key] = {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": f"Optional. {meaning}",
+        }
+    if listed:
+        description += " Narrow a search with the optional filters. " + " ".join(listed)
+    return ToolReference(
+        name,
+        description,
+        {"type": "object", "properties": properties, "required": ["query"]},
+    )
+
+
+def parse_filter(arguments: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+    """The metadata filter in a search call's arguments, or the problem with it.
+
+    Each filter key takes a name or a list of names (any of); `null`, `""` and `[]` mean no
+    filter. Returns `(filter or None, None)` or `(None, problem)`.
+    """
+    wanted: dict[str, Any] = {}
+    for key in FILTER_KEYS:
+        value = arguments.get(key)
+        if value is None or value == "" or value == []:
+            continue
+        if isinstance(value, str):
+            wanted[key] = value.strip()
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            names = [v.strip() for v in value if v.strip()]
+            if not names:
+                continue
+            wanted[key] = names[0] if len(names) == 1 else names
+        else:
+            return None, (
+                f"the {key} filter must be a name or a list of names, got "
+                f"{value!r}; leave it out to search every tool"
+            )
+    return (wanted or None), None
+
+
+def _describe_filter(metadata_filter: Mapping[str, Any]) -> str:
+    parts = []
+    for key, value in metadata_filter.items():
+        names = value if isinstance(value, list) else [value]
+        parts.append(f"{key} {' or '.join(repr(n) for n in names)}")
+    return " and ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -67,6 +168,7 @@ class SearchOutcome:
     is_error: bool = False
     query: str = ""
     elapsed_ms: float = 0.0
+    metadata_filter: Mapping[str, Any] | None = None
 
 
 def clamp_max_results(value: object, default: int, limit: int) -> tuple[int, str | None]:
@@ -109,12 +211,46 @@ def run_search(
     default_max_results: int,
     max_results_limit: int,
     summaries: bool = True,
+    filters: Mapping[str, Iterable[str]] | None = None,
+    call_id: str | None = None,
+    tool_name: str = SEARCH_TOOL_NAME,
 ) -> SearchOutcome:
     """Answer one `tool_search` call.
 
     `known(name)` returns the session's tool of that name (for `select:` and to drop hits
-    the index holds but the session no longer has).
+    the index holds but the session no longer has). `filters` (from `facets`) are the
+    values an empty filtered search names to the model. With OpenTelemetry installed the
+    search is traced and measured (`toolscout.telemetry`); `call_id` and `tool_name` (the
+    search tool's name) go on the span.
     """
+    from toolscout import telemetry
+
+    with telemetry.search_span(index, call_id, tool_name) as span:
+        outcome = _run_search(
+            arguments,
+            session_id=session_id,
+            index=index,
+            known=known,
+            default_max_results=default_max_results,
+            max_results_limit=max_results_limit,
+            summaries=summaries,
+            filters=filters,
+        )
+        span.finish(outcome)
+    return outcome
+
+
+def _run_search(
+    arguments: Mapping[str, Any] | None,
+    *,
+    session_id: str,
+    index: ToolIndex,
+    known: Callable[[str], ToolReference | None],
+    default_max_results: int,
+    max_results_limit: int,
+    summaries: bool,
+    filters: Mapping[str, Iterable[str]] | None,
+) -> SearchOutcome:
     if arguments is None or not isinstance(arguments, Mapping):
         return SearchOutcome(
             (),
@@ -133,31 +269,83 @@ def run_search(
     query = query.strip()
     if query.lower().startswith(SELECT_PREFIX):
         return _select(query, known, summaries)
+    metadata_filter, problem = parse_filter(arguments)
+    if problem is not None:
+        return SearchOutcome((), f"tool_search: {problem}", is_error=True, query=query)
     count, note = clamp_max_results(
         arguments.get("max_results"), default_max_results, max_results_limit
     )
-    request = ToolSearchRequest(session_id, query, count)
     began = time.perf_counter()
-    response = index.search(request)
+    found = _search(index, session_id, query, count, metadata_filter, known)
     elapsed = (time.perf_counter() - began) * 1000.0
-    hits = [(hit.name, known(hit.name)) for hit in response.references]
-    found = [(name, ref) for name, ref in hits if ref is not None]
     if not found:
         return SearchOutcome(
             (),
-            f"No tools matched {query!r}. Rephrase with other words for the capability "
-            "(e.g. the action and the object: 'create invoice', 'weather forecast'), "
-            "use fewer words, or select:name if you know the tool's name.",
+            _nothing_found(query, metadata_filter, filters),
             query=query,
             elapsed_ms=elapsed,
+            metadata_filter=metadata_filter,
         )
-    names = tuple(name for name, _ in found)
-    lines = [_line(ref, summaries) for _, ref in found if ref is not None]
+    names = tuple(ref.name for ref in found)
+    lines = [_line(ref, summaries) for ref in found]
     header = f"Found {len(names)} tool(s), callable from your next turn:"
     text = "\n".join([header, *lines])
     if note:
         text += f"\n(note: {note})"
-    return SearchOutcome(names, text, query=query, elapsed_ms=elapsed)
+    return SearchOutcome(
+        names, text, query=query, elapsed_ms=elapsed, metadata_filter=metadata_filter
+    )
+
+
+def _search(
+    index: ToolIndex,
+    session_id: str,
+    query: str,
+    count: int,
+    metadata_filter: Mapping[str, Any] | None,
+    known: Callable[[str], ToolReference | None],
+) -> list[ToolReference]:
+    """The session's tools the index finds, best first, at most `count`, filter applied.
+
+    An index without the `metadata_filter` capability (a third-party backend) is asked for
+    more hits, which are filtered here with core's matcher.
+    """
+    capable = getattr(getattr(index, "capabilities", None), "metadata_filter", False)
+    if metadata_filter is None or capable:
+        request = ToolSearchRequest(session_id, query, count, metadata_filter)
+        refs = [known(hit.name) for hit in index.search(request).references]
+        return [ref for ref in refs if ref is not None]
+    wider = ToolSearchRequest(session_id, query, min(MAX_RESULTS_LIMIT, max(count * 10, 50)))
+    kept: list[ToolReference] = []
+    for hit in index.search(wider).references:
+        ref = known(hit.name)
+        if ref is not None and matches(ref.metadata, metadata_filter):
+            kept.append(ref)
+            if len(kept) == count:
+                break
+    return kept
+
+
+def _nothing_found(
+    query: str,
+    metadata_filter: Mapping[str, Any] | None,
+    filters: Mapping[str, Iterable[str]] | None,
+) -> str:
+    if metadata_filter is None:
+        return (
+            f"No tools matched {query!r}. Rephrase with other words for the capability "
+            "(e.g. the action and the object: 'create invoice', 'weather forecast'), "
+            "use fewer words, or select:name if you know the tool's name."
+        )
+    text = (
+        f"No tools with {_describe_filter(metadata_filter)} matched {query!r}. Search "
+        "without the filter, or rephrase with other words for the capability."
+    )
+    for key in metadata_filter:
+        values = tuple((filters or {}).get(key, ()))
+        title = _FILTER_TEXT[key][0]
+        text += f" {title}: {_listing(values)}." if values else f" No tool has a {key}."
+    return text
 
 
 def _line(ref: ToolReference, summaries: bool) -> str:

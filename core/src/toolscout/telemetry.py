@@ -1,0 +1,404 @@
+"""OpenTelemetry spans and metrics for tool searches and model requests.
+
+Only the API (`opentelemetry-api`, the `toolscout[telemetry]` extra) is used, imported on
+first use; without it every function here is a no-op. Telemetry goes to the global
+tracer and meter providers your application configures with the OpenTelemetry SDK, or to
+the ones given to `configure`. Nothing is counted or recorded while no provider listens.
+
+Spans (GenAI semantic conventions where they apply):
+
+- `execute_tool {tool}` per search (`gen_ai.operation.name = execute_tool`, kind INTERNAL):
+  `gen_ai.tool.name`, `gen_ai.tool.type`, `gen_ai.tool.call.id`, `toolscout.backend`,
+  `toolscout.search.query_length`, `toolscout.search.hits`, `toolscout.search.latency_ms`,
+  `toolscout.search.filter` (the filtered keys), `error.type` when it failed;
+- `invoke_agent toolscout.advisor` per advisor run (`gen_ai.operation.name =
+  invoke_agent`): `gen_ai.agent.name`, `gen_ai.request.model`, `gen_ai.usage.input_tokens`,
+  `gen_ai.usage.output_tokens`, `toolscout.session.search` (auto mode's decision),
+  `toolscout.requests`, `toolscout.tool_tokens.sent` / `.catalog` (summed over the
+  requests), and one `toolscout.request` event per model request.
+
+Metrics:
+
+- `toolscout.search.duration` (histogram, s): the index's time per search, by
+  `toolscout.backend` (and `error.type`);
+- `toolscout.search.hits` (histogram, {tool}): tools a search returned, by backend;
+- `toolscout.request.tool_tokens` (histogram, {token}): the tool-definition tokens of each
+  model request, by `toolscout.tool_tokens.type`: `sent` (what the request carried with
+  toolscout) and `catalog` (every tool, what it would carry without toolscout); counted
+  offline with `toolscout.tokens` (o200k_base, OpenAI function definitions).
+
+Query texts and tool arguments are never recorded (only their length).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from toolscout.types import ToolReference
+
+if TYPE_CHECKING:
+    from toolscout.advisor.search_tool import SearchOutcome
+
+__all__ = [
+    "INSTRUMENTATION_SCOPE",
+    "RequestTokens",
+    "RunTelemetry",
+    "SearchSpan",
+    "configure",
+    "enabled",
+    "record_request_tools",
+    "run_span",
+    "search_span",
+]
+
+INSTRUMENTATION_SCOPE = "toolscout"
+
+# Attribute names (GenAI semantic conventions, and toolscout's own under `toolscout.`).
+OPERATION = "gen_ai.operation.name"
+TOOL_NAME = "gen_ai.tool.name"
+TOOL_TYPE = "gen_ai.tool.type"
+TOOL_CALL_ID = "gen_ai.tool.call.id"
+AGENT_NAME = "gen_ai.agent.name"
+REQUEST_MODEL = "gen_ai.request.model"
+INPUT_TOKENS = "gen_ai.usage.input_tokens"
+OUTPUT_TOKENS = "gen_ai.usage.output_tokens"
+ERROR_TYPE = "error.type"
+BACKEND = "toolscout.backend"
+TOKENS_TYPE = "toolscout.tool_tokens.type"
+
+AGENT = "toolscout.advisor"
+
+# The API's defaults before an SDK provider is set: nothing listens to them.
+_NO_PROVIDERS = frozenset(
+    {"NoOpMeterProvider", "NoOpTracerProvider", "ProxyTracerProvider", "_ProxyMeterProvider"}
+)
+_lock = threading.Lock()
+_state: dict[str, Any] = {}
+
+
+def _modules() -> tuple[Any, Any] | None:
+    """(`opentelemetry.trace`, `opentelemetry.metrics`), or None without the API."""
+    cached = _state.get("modules", False)
+    if cached is not False:
+        return cached  # type: ignore[no-any-return]
+    try:
+        modules: tuple[Any, Any] | None = (
+            importlib.import_module("opentelemetry.trace"),
+            importlib.import_module("opentelemetry.metrics"),
+        )
+    except ImportError:
+        modules = None
+    _state["modules"] = modules
+    return modules
+
+
+def configure(
+    *,
+    tracer_provider: Any = None,
+    meter_provider: Any = None,
+    enabled: bool = True,
+) -> None:
+    """Send toolscout's telemetry to these providers instead of the global ones.
+
+    `enabled=False` turns it off (no spans, no metrics, no token counting). Calling it
+    again replaces the earlier choice; `configure()` goes back to the global providers.
+    """
+    with _lock:
+        modules = _state.get("modules", False)
+        _state.clear()
+        if modules is not False:
+            _state["modules"] = modules
+        _state["tracer_provider"] = tracer_provider
+        _state["meter_provider"] = meter_provider
+        _state["enabled"] = enabled
+
+
+def _instruments() -> dict[str, Any] | None:
+    """The tracer and the metric instruments, made once per configuration."""
+    if not _state.get("enabled", True):
+        return None
+    made = _state.get("instruments")
+    if made is not None:
+        return made  # type: ignore[no-any-return]
+    modules = _modules()
+    if modules is None:
+        return None
+    trace, metrics = modules
+    with _lock:
+        made = _state.get("instruments")
+        if made is not None:
+            return made  # type: ignore[no-any-return]
+        from toolscout import __version__
+
+        tracer_provider = _state.get("tracer_provider")
+        meter_provider = _state.get("meter_provider")
+        tracer = trace.get_tracer(INSTRUMENTATION_SCOPE, __version__, tracer_provider)
+        meter = metrics.get_meter(INSTRUMENTATION_SCOPE, __version__, meter_provider)
+        made = {
+            "trace": trace,
+            "metrics": metrics,
+            "tracer": tracer,
+            "search_duration": meter.create_histogram(
+                "toolscout.search.duration",
+                unit="s",
+                description="Time the index took to answer a tool search",
+            ),
+            "search_hits": meter.create_histogram(
+                "toolscout.search.hits",
+                unit="{tool}",
+                description="Tools a tool search returned",
+            ),
+            "tool_tokens": meter.create_histogram(
+                "toolscout.request.tool_tokens",
+                unit="{token}",
+                description=(
+                    "Tool-definition tokens of a model request: sent (with toolscout) and "
+                    "catalog (every tool, without toolscout)"
+                ),
+            ),
+        }
+        _state["instruments"] = made
+        return made
+
+
+def _provider_listens(kind: str) -> bool:
+    modules = _modules()
+    if modules is None:
+        return False
+    trace, metrics = modules
+    if kind == "meter":
+        provider = _state.get("meter_provider") or metrics.get_meter_provider()
+    else:
+        provider = _state.get("tracer_provider") or trace.get_tracer_provider()
+    return type(provider).__name__ not in _NO_PROVIDERS
+
+
+def enabled() -> bool:
+    """Whether a tracer or meter provider listens (then toolscout records telemetry)."""
+    if not _state.get("enabled", True) or _modules() is None:
+        return False
+    return _provider_listens("meter") or _provider_listens("tracer")
+
+
+# --- searches ------------------------------------------------------------------------------
+
+
+class SearchSpan:
+    """The span of one search; `finish(outcome)` records what it found."""
+
+    def __init__(self, span: Any, instruments: dict[str, Any] | None, backend: str) -> None:
+        self.span = span
+        self.instruments = instruments
+        self.backend = backend
+        self.began = time.perf_counter()
+        self.outcome: SearchOutcome | None = None
+
+    def finish(self, outcome: SearchOutcome) -> None:
+        self.outcome = outcome
+        if self.instruments is None:
+            return
+        span = self.span
+        if span is not None and span.is_recording():
+            span.set_attribute("toolscout.search.query_length", len(outcome.query))
+            span.set_attribute("toolscout.search.hits", len(outcome.names))
+            span.set_attribute("toolscout.search.latency_ms", round(outcome.elapsed_ms, 3))
+            if outcome.metadata_filter:
+                span.set_attribute("toolscout.search.filter", sorted(outcome.metadata_filter))
+            if outcome.is_error:
+                span.set_attribute(ERROR_TYPE, "invalid_arguments")
+                status = self.instruments["trace"].Status(
+                    self.instruments["trace"].StatusCode.ERROR, "the search call was invalid"
+                )
+                span.set_status(status)
+        attributes = {BACKEND: self.backend}
+        if outcome.is_error:
+            attributes[ERROR_TYPE] = "invalid_arguments"
+        self.instruments["search_duration"].record(outcome.elapsed_ms / 1000.0, attributes)
+        if not outcome.is_error:
+            self.instruments["search_hits"].record(len(outcome.names), {BACKEND: self.backend})
+
+
+@contextmanager
+def search_span(
+    index: Any, call_id: str | None = None, tool_name: str = "tool_search"
+) -> Iterator[SearchSpan]:
+    """A span around one search (`execute_tool {tool_name}`); no-op without OpenTelemetry."""
+    backend = str(getattr(index, "name", None) or type(index).__name__)
+    instruments = _instruments() if enabled() else None
+    if instruments is None:
+        yield SearchSpan(None, None, backend)
+        return
+    attributes: dict[str, Any] = {
+        OPERATION: "execute_tool",
+        TOOL_NAME: tool_name,
+        TOOL_TYPE: "function",
+        BACKEND: backend,
+    }
+    if call_id:
+        attributes[TOOL_CALL_ID] = call_id
+    trace = instruments["trace"]
+    with instruments["tracer"].start_as_current_span(
+        f"execute_tool {tool_name}",
+        kind=trace.SpanKind.INTERNAL,
+        attributes=attributes,
+        record_exception=True,
+        set_status_on_exception=True,
+    ) as span:
+        handle = SearchSpan(span, instruments, backend)
+        try:
+            yield handle
+        except BaseException as error:
+            if span.is_recording():
+                span.set_attribute(ERROR_TYPE, type(error).__qualname__)
+            instruments["search_duration"].record(
+                time.perf_counter() - handle.began,
+                {BACKEND: backend, ERROR_TYPE: type(error).__qualname__},
+            )
+            raise
+
+
+# --- requests and runs ---------------------------------------------------------------------
+
+_CATALOG_CACHE = 64
+_catalog_tokens: OrderedDict[str, int] = OrderedDict()
+
+
+class RequestTokens:
+    """Tool-definition tokens of one request: `sent` with toolscout, `catalog` without."""
+
+    __slots__ = ("catalog", "sent")
+
+    def __init__(self, sent: int, catalog: int) -> None:
+        self.sent = sent
+        self.catalog = catalog
+
+
+def _tokens(tools: Sequence[ToolReference]) -> int:
+    from toolscout.tokens import tool_tokens
+
+    return tool_tokens(tools)
+
+
+def catalog_tokens(fingerprint: str, tools: Sequence[ToolReference]) -> int:
+    """Tokens of every tool (what a request without toolscout carries), cached per set."""
+    with _lock:
+        cached = _catalog_tokens.get(fingerprint)
+        if cached is not None:
+            _catalog_tokens.move_to_end(fingerprint)
+            return cached
+    tokens = _tokens(tools)
+    with _lock:
+        _catalog_tokens[fingerprint] = tokens
+        while len(_catalog_tokens) > _CATALOG_CACHE:
+            _catalog_tokens.popitem(last=False)
+    return tokens
+
+
+def record_request_tools(
+    sent: Sequence[ToolReference],
+    catalog: Sequence[ToolReference],
+    fingerprint: str | None = None,
+) -> RequestTokens | None:
+    """Record one model request's tool tokens (`sent`) against every tool's (`catalog`).
+
+    For integrations that build requests themselves; the advisor calls it for each request.
+    `fingerprint` (of `catalog`, e.g. `ToolRegistry.fingerprint`) caches the catalog's
+    count. Returns the counts, or None when no meter or tracer provider listens.
+    """
+    instruments = _instruments()
+    if instruments is None or not enabled():
+        return None
+    from toolscout.session import tool_set_fingerprint
+
+    counts = RequestTokens(
+        _tokens(sent),
+        catalog_tokens(fingerprint or tool_set_fingerprint(catalog), catalog),
+    )
+    histogram = instruments["tool_tokens"]
+    histogram.record(counts.sent, {TOKENS_TYPE: "sent"})
+    histogram.record(counts.catalog, {TOKENS_TYPE: "catalog"})
+    return counts
+
+
+class RunTelemetry:
+    """What one advisor run records: the `invoke_agent` span and per-request tokens."""
+
+    def __init__(self, span: Any) -> None:
+        self.span = span
+        self.requests = 0
+        self.sent = 0
+        self.catalog = 0
+
+    def request(
+        self,
+        sent: Sequence[ToolReference],
+        catalog: Sequence[ToolReference],
+        fingerprint: str,
+        deferred: int = 0,
+    ) -> None:
+        """Record one model request (its tools against every tool)."""
+        self.requests += 1
+        counts = record_request_tools(sent, catalog, fingerprint)
+        if counts is None:
+            return
+        self.sent += counts.sent
+        self.catalog += counts.catalog
+        if self.span is not None and self.span.is_recording():
+            self.span.add_event(
+                "toolscout.request",
+                {
+                    "toolscout.request.number": self.requests,
+                    "toolscout.request.tools": len(sent),
+                    "toolscout.request.deferred_tools": deferred,
+                    "toolscout.tool_tokens.sent": counts.sent,
+                    "toolscout.tool_tokens.catalog": counts.catalog,
+                },
+            )
+
+    def finish(self, input_tokens: int, output_tokens: int) -> None:
+        span = self.span
+        if span is None or not span.is_recording():
+            return
+        span.set_attribute("toolscout.requests", self.requests)
+        span.set_attribute(INPUT_TOKENS, input_tokens)
+        span.set_attribute(OUTPUT_TOKENS, output_tokens)
+        if self.sent or self.catalog:
+            span.set_attribute("toolscout.tool_tokens.sent", self.sent)
+            span.set_attribute("toolscout.tool_tokens.catalog", self.catalog)
+
+
+@contextmanager
+def run_span(
+    model: Any, *, search: bool, native: bool, attributes: Mapping[str, Any] | None = None
+) -> Iterator[RunTelemetry]:
+    """The `invoke_agent toolscout.advisor` span of one advisor run."""
+    instruments = _instruments() if enabled() else None
+    if instruments is None:
+        yield RunTelemetry(None)
+        return
+    values: dict[str, Any] = {
+        OPERATION: "invoke_agent",
+        AGENT_NAME: AGENT,
+        "toolscout.session.search": search,
+        "toolscout.native": native,
+        **(attributes or {}),
+    }
+    name = getattr(model, "model", None)
+    if isinstance(name, str) and name:
+        values[REQUEST_MODEL] = name
+    trace = instruments["trace"]
+    with instruments["tracer"].start_as_current_span(
+        f"invoke_agent {AGENT}", kind=trace.SpanKind.INTERNAL, attributes=values
+    ) as span:
+        try:
+            yield RunTelemetry(span)
+        except BaseException as error:
+            if span.is_recording():
+                span.set_attribute(ERROR_TYPE, type(error).__qualname__)
+            raise

@@ -1,0 +1,257 @@
+"""OpenTelemetry: search spans and metrics, the advisor's run span and per-request tokens.
+
+Recorded with the SDK's in-memory exporter and reader (test-only); toolscout itself uses
+the API alone.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from toolscout import telemetry
+from toolscout.advisor import Advisor, ToolRegistry
+from toolscout.advisor.scripted import ScriptedChatModel, answer, call, calls
+from toolscout.advisor.search_tool import run_search
+from toolscout.testing import ReferenceToolIndex
+from toolscout.tokens import tool_tokens
+from toolscout.types import ToolReference
+
+sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
+sdk_metrics = pytest.importorskip("opentelemetry.sdk.metrics")
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader  # noqa: E402
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import (  # noqa: E402
+    InMemorySpanExporter,
+)
+from opentelemetry.trace import SpanKind, StatusCode  # noqa: E402
+
+TOOLS = [
+    ToolReference("get_weather", "Get the weather forecast for a city."),
+    ToolReference("send_email", "Send an email to a recipient.", metadata={"server": "mail"}),
+    ToolReference("create_invoice", "Create an invoice for a customer."),
+]
+BY_NAME = {ref.name: ref for ref in TOOLS}
+
+
+class Recorded:
+    def __init__(self) -> None:
+        self.spans = InMemorySpanExporter()
+        self.reader = InMemoryMetricReader()
+        self.tracer_provider = sdk_trace.TracerProvider()
+        self.tracer_provider.add_span_processor(SimpleSpanProcessor(self.spans))
+        self.meter_provider = sdk_metrics.MeterProvider(metric_readers=[self.reader])
+
+    def finished(self) -> list[Any]:
+        return list(self.spans.get_finished_spans())
+
+    def points(self, name: str) -> list[Any]:
+        data = self.reader.get_metrics_data()
+        found = []
+        for resource in data.resource_metrics if data else ():
+            for scope in resource.scope_metrics:
+                for metric in scope.metrics:
+                    if metric.name == name:
+                        found.extend(metric.data.data_points)
+        return found
+
+
+@pytest.fixture
+def otel() -> Iterator[Recorded]:
+    recorded = Recorded()
+    telemetry.configure(
+        tracer_provider=recorded.tracer_provider, meter_provider=recorded.meter_provider
+    )
+    try:
+        yield recorded
+    finally:
+        telemetry.configure()
+
+
+@pytest.fixture
+def index() -> ReferenceToolIndex:
+    index = ReferenceToolIndex()
+    index.index_tools("s", TOOLS)
+    return index
+
+
+def search(index: Any, call_id: str | None = "call_1", **arguments: object) -> Any:
+    return run_search(
+        arguments,
+        session_id="s",
+        index=index,
+        known=BY_NAME.get,
+        default_max_results=5,
+        max_results_limit=20,
+        call_id=call_id,
+    )
+
+
+def test_nothing_is_recorded_while_no_provider_listens(index: ReferenceToolIndex) -> None:
+    telemetry.configure()
+    assert telemetry.enabled() is False  # the API's default providers: nobody listens
+    assert search(index, query="weather").names[0] == "get_weather"
+    assert telemetry.record_request_tools(TOOLS[:1], TOOLS) is None
+
+
+def test_a_search_is_an_execute_tool_span(otel: Recorded, index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="weather forecast", server=["mail", "x"])
+    (span,) = otel.finished()
+    assert span.name == "execute_tool tool_search"
+    assert span.kind is SpanKind.INTERNAL
+    attributes = dict(span.attributes)
+    assert attributes["gen_ai.operation.name"] == "execute_tool"
+    assert attributes["gen_ai.tool.name"] == "tool_search"
+    assert attributes["gen_ai.tool.type"] == "function"
+    assert attributes["gen_ai.tool.call.id"] == "call_1"
+    assert attributes["toolscout.backend"] == "reference"
+    assert attributes["toolscout.search.query_length"] == len("weather forecast")
+    assert attributes["toolscout.search.hits"] == len(outcome.names)
+    assert attributes["toolscout.search.latency_ms"] >= 0
+    assert attributes["toolscout.search.filter"] == ("server",)
+    assert "weather" not in str(attributes)  # the query text is never recorded
+    assert span.status.status_code is StatusCode.UNSET
+
+
+def test_search_metrics_by_backend(otel: Recorded, index: ReferenceToolIndex) -> None:
+    search(index, query="weather")
+    search(index, query="invoice email weather")
+    (duration,) = otel.points("toolscout.search.duration")
+    assert duration.count == 2 and duration.sum >= 0
+    assert dict(duration.attributes) == {"toolscout.backend": "reference"}
+    (hits,) = otel.points("toolscout.search.hits")
+    assert hits.count == 2 and hits.sum >= 2
+
+
+def test_an_invalid_search_call_is_marked(otel: Recorded, index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="")
+    assert outcome.is_error
+    (span,) = otel.finished()
+    assert span.attributes["error.type"] == "invalid_arguments"
+    assert span.status.status_code is StatusCode.ERROR
+    (duration,) = otel.points("toolscout.search.duration")
+    assert duration.attributes["error.type"] == "invalid_arguments"
+    assert otel.points("toolscout.search.hits") == []
+
+
+class Broken(ReferenceToolIndex):
+    name = "broken"
+
+    def search(self, request: Any) -> Any:
+        raise ConnectionError("index down")
+
+
+def test_a_failing_index_ends_the_span_with_the_error(otel: Recorded) -> None:
+    broken = Broken()
+    with pytest.raises(ConnectionError):
+        search(broken, query="weather")
+    (span,) = otel.finished()
+    assert span.status.status_code is StatusCode.ERROR
+    assert span.attributes["error.type"] == "ConnectionError"
+    assert span.attributes["toolscout.backend"] == "broken"
+    assert [event.name for event in span.events] == ["exception"]
+
+
+def registry() -> ToolRegistry:
+    tools = ToolRegistry()
+    for ref in TOOLS:
+        tools.add_definition(ref, lambda **_: "done")
+    return tools
+
+
+def test_an_advisor_run_records_its_requests(otel: Recorded) -> None:
+    model = ScriptedChatModel(
+        [
+            calls(call("tool_search", query="weather forecast")),
+            calls(call("get_weather", city="Oslo")),
+            answer("sunny"),
+        ]
+    )
+    advisor = Advisor(model, registry(), ReferenceToolIndex(), auto=False)
+    result = advisor.run("weather?")
+    spans = {span.name: span for span in otel.finished()}
+    run = spans["invoke_agent toolscout.advisor"]
+    search_span = spans["execute_tool tool_search"]
+    assert search_span.parent is not None
+    assert search_span.parent.span_id == run.context.span_id
+    attributes = dict(run.attributes)
+    assert attributes["gen_ai.operation.name"] == "invoke_agent"
+    assert attributes["gen_ai.agent.name"] == "toolscout.advisor"
+    assert attributes["toolscout.session.search"] is True
+    assert attributes["toolscout.backend"] == "reference"
+    assert attributes["toolscout.requests"] == 3
+    assert attributes["gen_ai.usage.input_tokens"] == result.usage.input_tokens == 30
+    assert attributes["gen_ai.usage.output_tokens"] == 15
+    # Per request: the tools sent against every tool.
+    catalog = tool_tokens(TOOLS)
+    sent = [tool_tokens(request.tools) for request in model.requests]
+    events = [event for event in run.events if event.name == "toolscout.request"]
+    assert [e.attributes["toolscout.tool_tokens.sent"] for e in events] == sent
+    assert {e.attributes["toolscout.tool_tokens.catalog"] for e in events} == {catalog}
+    assert attributes["toolscout.tool_tokens.sent"] == sum(sent)
+    assert attributes["toolscout.tool_tokens.catalog"] == 3 * catalog
+    points = {
+        p.attributes["toolscout.tool_tokens.type"]: p
+        for p in otel.points("toolscout.request.tool_tokens")
+    }
+    assert points["sent"].count == 3 and points["sent"].sum == sum(sent)
+    assert points["catalog"].count == 3 and points["catalog"].sum == 3 * catalog
+
+
+def test_a_run_without_search_records_equal_counts(otel: Recorded) -> None:
+    model = ScriptedChatModel([answer("ok")])
+    Advisor(model, registry(), ReferenceToolIndex()).run("hi")  # auto mode: 3 tools, no search
+    (run,) = otel.finished()
+    assert run.attributes["toolscout.session.search"] is False
+    assert run.attributes["toolscout.tool_tokens.sent"] == tool_tokens(TOOLS)
+    assert run.attributes["toolscout.tool_tokens.catalog"] == tool_tokens(TOOLS)
+
+
+def test_a_failed_run_ends_its_span_with_the_error(otel: Recorded) -> None:
+    model = ScriptedChatModel([calls(call("tool_search", query="x"))] * 2)
+    advisor = Advisor(model, registry(), ReferenceToolIndex(), auto=False, max_iterations=2)
+    with pytest.raises(Exception, match="still calling tools"):
+        advisor.run("loop")
+    run = next(s for s in otel.finished() if s.name.startswith("invoke_agent"))
+    assert run.attributes["error.type"] == "AdvisorLoopError"
+    assert run.status.status_code is StatusCode.ERROR
+    assert run.attributes["toolscout.requests"] == 2
+
+
+def test_configure_disabled_records_nothing(index: ReferenceToolIndex) -> None:
+    recorded = Recorded()
+    telemetry.configure(
+        tracer_provider=recorded.tracer_provider,
+        meter_provider=recorded.meter_provider,
+        enabled=False,
+    )
+    try:
+        search(index, query="weather")
+        assert telemetry.enabled() is False
+        assert recorded.finished() == [] and recorded.points("toolscout.search.duration") == []
+    finally:
+        telemetry.configure()
+
+
+def test_without_the_api_everything_is_a_no_op(
+    index: ReferenceToolIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(telemetry._state, "modules", None)
+    assert telemetry.enabled() is False
+    assert search(index, query="weather").names[0] == "get_weather"
+    with telemetry.run_span(object(), search=True, native=False) as run:
+        run.request(TOOLS, TOOLS, "fp")
+        run.finish(1, 2)
+    assert run.requests == 1 and run.sent == 0
+
+
+def test_importing_toolscout_does_not_import_opentelemetry() -> None:
+    code = (
+        "import sys, toolscout, toolscout.telemetry, toolscout.advisor; "
+        "print(any(m.startswith('opentelemetry') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
