@@ -51,7 +51,7 @@ class OnnxOptions(BaseModel):
     """L2-normalise vectors (cosine similarity becomes a dot product)."""
     quantize: bool = True
     """int8 matrix products (weights per channel, activations per token): twice as fast
-    on CPU, vectors within a cosine of 0.996 of float32. False: float32, the vectors of
+    on CPU, vectors within a cosine of 0.99 of float32. False: float32, the vectors of
     sentence-transformers to 1e-6."""
     threads: int | None = Field(None, ge=1)
     """Forward passes run at once, one thread each (None: one per core this process may
