@@ -255,3 +255,47 @@ def test_importing_toolscout_does_not_import_opentelemetry() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+GLOBAL_PROVIDERS = """
+from opentelemetry import metrics, trace
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from toolscout import telemetry
+from toolscout.advisor import Advisor, ToolRegistry
+from toolscout.advisor.scripted import ScriptedChatModel, answer, call, calls
+from toolscout.testing import ReferenceToolIndex
+
+# toolscout is used before the application sets its providers: it must follow them.
+assert telemetry.enabled() is False
+spans, reader = InMemorySpanExporter(), InMemoryMetricReader()
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(spans))
+trace.set_tracer_provider(provider)
+metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))
+assert telemetry.enabled() is True
+
+def get_weather(city: str) -> str:
+    "Get the weather."
+    return "sunny"
+
+model = ScriptedChatModel([calls(call("tool_search", query="weather")), answer("ok")])
+Advisor(model, ToolRegistry([get_weather]), ReferenceToolIndex(), auto=False).run("x")
+print(sorted(span.name for span in spans.get_finished_spans()))
+data = reader.get_metrics_data()
+print(sorted(m.name for r in data.resource_metrics for s in r.scope_metrics for m in s.metrics))
+"""
+
+
+def test_the_global_providers_set_by_the_application_are_followed() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", GLOBAL_PROVIDERS], capture_output=True, text=True, check=True
+    )
+    spans, metrics = out.stdout.strip().splitlines()
+    assert spans == "['execute_tool tool_search', 'invoke_agent toolscout.advisor']"
+    assert metrics == (
+        "['toolscout.request.tool_tokens', 'toolscout.search.duration', 'toolscout.search.hits']"
+    )

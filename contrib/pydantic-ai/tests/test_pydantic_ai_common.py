@@ -61,3 +61,20 @@ def test_auto_true_takes_the_configured_threshold() -> None:
 def test_merge_loaded_moves_refound_names_last_and_caps() -> None:
     assert merge_loaded(["a", "b"], ["c", "a"], 0) == ["b", "c", "a"]
     assert merge_loaded(["a", "b"], ["c", "c"], 2) == ["b", "c"]
+
+
+def test_a_catalog_with_metadata_lists_its_filters() -> None:
+    scout = Scout(ReferenceToolIndex(), settings=load_settings(), auto=False)
+    plain = scout.catalog(tools(2))
+    assert scout.search_tool(plain) is scout.search_reference
+    tagged = [
+        ToolReference("gh_issue", "Create an issue.", metadata={"server": "github"}),
+        ToolReference("crm_find", "Find a customer.", metadata={"namespace": "crm"}),
+    ]
+    catalog = scout.catalog(tagged)
+    assert catalog.filters == {"server": ("github",), "namespace": ("crm",)}
+    description = scout.search_tool(catalog).description
+    assert "Servers: github." in description and "Namespaces: crm." in description
+    outcome = scout.search("s", catalog, {"query": "create issue customer", "server": "github"})
+    assert outcome.names == ("gh_issue",)
+    assert outcome.metadata_filter == {"server": "github"}

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from toolscout.advisor.search_tool import (
     SEARCH_TOOL_NAME,
     SearchOutcome,
+    facets,
     run_search,
     search_tool_reference,
 )
@@ -57,6 +58,11 @@ class Catalog:
     search_on: bool
     tokens: int | None = None
     by_name: Mapping[str, ToolReference] = field(default_factory=dict, repr=False)
+    filters: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    """The `server` / `namespace` / `tags` values of the searchable tools (`facets`)."""
+    search_reference: ToolReference | None = field(default=None, repr=False)
+    """The search tool for these tools: its description lists `filters` (None: the
+    scout's plain `search_reference`)."""
 
     def known(self, name: str) -> ToolReference | None:
         """A searchable tool by name (what `select:` and search hits resolve against)."""
@@ -86,7 +92,7 @@ class Scout:
     ) -> None:
         from toolscout.config import load_settings
 
-        overrides = {
+        overrides: dict[str, Any] = {
             key: value
             for key, value in {
                 "max_results": max_results,
@@ -164,6 +170,7 @@ class Scout:
             search_on, tokens = bool(searchable), None
         else:
             search_on, tokens = self.auto.decide(searchable)
+        filters = facets(searchable)
         catalog = Catalog(
             pinned,
             searchable,
@@ -171,6 +178,8 @@ class Scout:
             search_on,
             tokens,
             {tool.name: tool for tool in searchable},
+            filters,
+            self._search_reference(filters) if filters else None,
         )
         with self._lock:
             self._catalogs[fingerprint] = catalog
@@ -178,14 +187,36 @@ class Scout:
                 self._catalogs.popitem(last=False)
         return catalog
 
+    def _search_reference(self, filters: Mapping[str, tuple[str, ...]]) -> ToolReference:
+        settings = self.settings
+        return search_tool_reference(
+            min(settings.max_results, settings.max_results_limit),
+            settings.max_results_limit,
+            self.search_name,
+            filters,
+        )
+
+    def search_tool(self, catalog: Catalog) -> ToolReference:
+        """The search tool for `catalog`: with its filters listed when its tools have any."""
+        return catalog.search_reference or self.search_reference
+
     def default_session(self, catalog: Catalog, prefix: str = "toolscout") -> str:
         """A session id shared by every run over the same searchable tools."""
         return f"{prefix}-{catalog.fingerprint[:16]}"
 
     def search(
-        self, session_id: str, catalog: Catalog, arguments: Mapping[str, Any] | None
+        self,
+        session_id: str,
+        catalog: Catalog,
+        arguments: Mapping[str, Any] | None,
+        call_id: str | None = None,
     ) -> SearchOutcome:
-        """Answer one search call: index the session's tools if needed, then search."""
+        """Answer one search call: index the session's tools if needed, then search.
+
+        `server` / `namespace` / `tags` filters in the arguments apply (see
+        `toolscout.advisor.search_tool`); with OpenTelemetry the search is a span
+        (`toolscout.telemetry`), `call_id` on it.
+        """
         self.sessions.access(session_id)
         try:
             self.sessions.ensure_indexed(session_id, catalog.searchable, catalog.fingerprint)
@@ -197,6 +228,9 @@ class Scout:
                 default_max_results=self.settings.max_results,
                 max_results_limit=self.settings.max_results_limit,
                 summaries=self.settings.result_summaries,
+                filters=catalog.filters,
+                call_id=call_id,
+                tool_name=self.search_name,
             )
         except Exception as error:
             return SearchOutcome(
