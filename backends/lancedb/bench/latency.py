@@ -75,13 +75,13 @@ def parts(data: Path, count: int, embedder_name: str | None) -> None:
     )
     report(
         "full-text query",
-        timed(queries, lambda q: loop.run(hybrid._text_hits(table, where, terms(q), vector, 50))),
+        timed(queries, lambda q: loop.run(hybrid._text_hits(table, where, terms(q), 50))),
     )
 
     async def both(query: str) -> Any:
         return await asyncio.gather(
             hybrid._vector_hits(table, where, vector, 50),
-            hybrid._text_hits(table, where, terms(query), vector, 50),
+            hybrid._text_hits(table, where, terms(query), 50),
         )
 
     report("vector + full text, concurrently", timed(queries, lambda q: loop.run(both(q))))

@@ -172,7 +172,7 @@ def test_with_min_score_the_hybrid_ranking_keeps_every_hit_that_similar() -> Non
     def fused(**options: Any) -> list[tuple[str, float]]:
         index = LanceDBToolIndex(embedder, name_match_weight=0.0, **options)  # type: ignore[arg-type]
         query = Query("alpha", 5, analyzer=index.analyzer)
-        hits, total = index._fuse(toolset, query, vector_rows, text_rows)
+        hits, total = index._fuse(toolset, query, vector_rows, text_rows, np.zeros(64))
         assert total == 3
         return [(hit.name, round(hit.score, 6)) for hit in hits]
 

@@ -587,35 +587,32 @@ class LanceDBToolIndex(ToolIndexBase):
             )
         ]
 
-    async def _text_hits(
-        self, table: Any, where: Any, terms: str, vector: Any, limit: int
-    ) -> list[Row]:
-        """The full-text hits, best first, each with its cosine similarity to the query."""
+    async def _text_hits(self, table: Any, where: Any, terms: str, limit: int) -> list[Row]:
+        """The full-text hits, best first (their similarity to the query is filled in by
+        `_fuse` for the few that need it: fetching every hit's vector here costs more)."""
         from lancedb.query import MatchQuery
 
         found = await (
             table.query()
             .nearest_to_text(MatchQuery(terms, "text"))
             .where(where)
-            .select(["name", "summary", "vector", "_score"])
+            .select(["name", "summary", "_score"])
             .limit(limit)
             .to_arrow()
         )
-        if not found.num_rows:
-            return []
-        width = found.schema.field("vector").type.list_size
-        matrix = found.column("vector").combine_chunks().flatten().to_numpy()
-        matrix = matrix.reshape(-1, width)
-        similarity = _cosine(matrix, vector)
         return [
-            {"name": name, "summary": summary, "similarity": float(sim)}
-            for name, summary, sim in zip(
-                found.column("name").to_pylist(),
-                found.column("summary").to_pylist(),
-                similarity,
-                strict=True,
+            {"name": name, "summary": summary, "similarity": None}
+            for name, summary in zip(
+                found.column("name").to_pylist(), found.column("summary").to_pylist(), strict=True
             )
         ]
+
+    def _similarities(self, toolset: ToolSet, names: Sequence[str], vector: Any) -> list[float]:
+        """Cosine similarities of the named tools to the query vector, from their vectors in
+        the embedding cache (a text it no longer holds is embedded again: same model, same
+        vector as the stored one)."""
+        texts = [embedding_text(toolset.tools[name]) for name in names]
+        return [float(s) for s in _cosine(self.cache.embed_documents(self.embedder, texts), vector)]
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         from lancedb.expr import col, lit
@@ -638,7 +635,7 @@ class LanceDBToolIndex(ToolIndexBase):
         async def both() -> tuple[list[Row] | None, list[Row] | None]:
             return await asyncio.gather(  # type: ignore[return-value]
                 self._vector_hits(table, where, vector, wanted) if by_vector else _nothing(),
-                self._text_hits(table, where, terms, vector, wanted) if terms else _nothing(),
+                self._text_hits(table, where, terms, wanted) if terms else _nothing(),
             )
 
         vector_rows, text_rows = loop.run(both())
@@ -651,10 +648,15 @@ class LanceDBToolIndex(ToolIndexBase):
                 for row in kept[: query.limit]
             ]
             return hits, len(kept)
-        return self._fuse(toolset, query, vector_rows, text_rows or [])
+        return self._fuse(toolset, query, vector_rows, text_rows or [], vector)
 
     def _fuse(
-        self, toolset: ToolSet, query: Query, vector_rows: list[Row], text_rows: list[Row]
+        self,
+        toolset: ToolSet,
+        query: Query,
+        vector_rows: list[Row],
+        text_rows: list[Row],
+        vector: Any,
     ) -> tuple[list[ToolHit], int]:
         """Weighted reciprocal-rank fusion, weight / (rrf_k + rank) summed over both lists,
         plus the name-match bonus for every tool either list found; the best
@@ -680,7 +682,7 @@ class LanceDBToolIndex(ToolIndexBase):
                     continue
                 entry = fused.get(name)
                 if entry is None:
-                    entry = fused[name] = [0.0, float(row["similarity"]), row["summary"] or ""]
+                    entry = fused[name] = [0.0, row["similarity"], row["summary"] or ""]
                 entry[0] += weight / (k + rank)
         if options.name_match_weight > 0 and fused and query.terms:
             terms = frozenset(query.terms)
@@ -695,6 +697,14 @@ class LanceDBToolIndex(ToolIndexBase):
                 entry[0] += bonus * name_match(own, terms)
         order = sorted(fused, key=lambda name: (-fused[name][0], name))
         floor = options.min_score
+        # Full-text hits the vector query did not return: their similarity, for those
+        # returned (and, with a floor, for every hit, which the floor orders).
+        unknown = [n for n in (order if floor > 0 else order[: query.limit]) if fused[n][1] is None]
+        if unknown:
+            for name, similarity in zip(
+                unknown, self._similarities(toolset, unknown, vector), strict=True
+            ):
+                fused[name][1] = similarity
         if floor > 0:
             order = [n for n in order if fused[n][1] >= floor] + [
                 n for n in order if fused[n][1] < floor
@@ -703,7 +713,7 @@ class LanceDBToolIndex(ToolIndexBase):
         lowest = float("inf")
         for name in order[: query.limit]:
             _fused, similarity, summary = fused[name]
-            lowest = min(lowest, similarity)
+            lowest = min(lowest, float(similarity))
             hits.append(ToolHit(name, lowest, summary))
         return hits, len(order)
 
