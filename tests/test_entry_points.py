@@ -35,6 +35,7 @@ FIRST_PARTY_KINDS = {
         "lancedb": "backend",
         "sentence-transformers": "embedder",
         "openai": "embedder",
+        "onnx": "embedder",
     }.items()
     if name in PLUGIN_MODULES
 }

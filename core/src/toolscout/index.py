@@ -302,8 +302,8 @@ class ToolIndexBase(ABC):
             hits = first + [hit for hit in hits if hit.name not in named]
         floor = self.options.min_score
         if floor > 0.0:
-            named = query.named if self.named_first else ()
-            kept = [hit for hit in hits if hit.score >= floor or hit.name in named]
+            exempt = query.named if self.named_first else ()
+            kept = [hit for hit in hits if hit.score >= floor or hit.name in exempt]
             if len(kept) < len(hits):
                 # Hits come best first: the matches beyond this page score lower still.
                 total = len(kept)
