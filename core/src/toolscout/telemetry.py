@@ -311,8 +311,10 @@ def record_request_tools(
     `fingerprint` (of `catalog`, e.g. `ToolRegistry.fingerprint`) caches the catalog's
     count. Returns the counts, or None when no meter or tracer provider listens.
     """
+    if not enabled():
+        return None
     instruments = _instruments()
-    if instruments is None or not enabled():
+    if instruments is None:
         return None
     from toolscout.session import tool_set_fingerprint
 
@@ -327,10 +329,15 @@ def record_request_tools(
 
 
 class RunTelemetry:
-    """What one advisor run records: the `invoke_agent` span and per-request tokens."""
+    """What one advisor run records: the `invoke_agent` span and per-request tokens.
 
-    def __init__(self, span: Any) -> None:
+    `active` is decided once per run (whether a provider listens), so a run nobody
+    observes pays nothing per request.
+    """
+
+    def __init__(self, span: Any, active: bool = False) -> None:
         self.span = span
+        self.active = active
         self.requests = 0
         self.sent = 0
         self.catalog = 0
@@ -344,6 +351,8 @@ class RunTelemetry:
     ) -> None:
         """Record one model request (its tools against every tool)."""
         self.requests += 1
+        if not self.active:
+            return
         counts = record_request_tools(sent, catalog, fingerprint)
         if counts is None:
             return
@@ -397,7 +406,7 @@ def run_span(
         f"invoke_agent {AGENT}", kind=trace.SpanKind.INTERNAL, attributes=values
     ) as span:
         try:
-            yield RunTelemetry(span)
+            yield RunTelemetry(span, active=True)
         except BaseException as error:
             if span.is_recording():
                 span.set_attribute(ERROR_TYPE, type(error).__qualname__)

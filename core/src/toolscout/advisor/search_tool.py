@@ -14,11 +14,13 @@ list-valued field such as `tags`).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolscout import telemetry
 from toolscout.filters import matches
 from toolscout.index import ToolIndex
 from toolscout.types import MAX_RESULTS_LIMIT, ToolReference, ToolSearchRequest
@@ -223,19 +225,21 @@ def run_search(
     search is traced and measured (`toolscout.telemetry`); `call_id` and `tool_name` (the
     search tool's name) go on the span.
     """
-    from toolscout import telemetry
-
+    search = functools.partial(
+        _run_search,
+        arguments,
+        session_id=session_id,
+        index=index,
+        known=known,
+        default_max_results=default_max_results,
+        max_results_limit=max_results_limit,
+        summaries=summaries,
+        filters=filters,
+    )
+    if not telemetry.enabled():
+        return search()
     with telemetry.search_span(index, call_id, tool_name) as span:
-        outcome = _run_search(
-            arguments,
-            session_id=session_id,
-            index=index,
-            known=known,
-            default_max_results=default_max_results,
-            max_results_limit=max_results_limit,
-            summaries=summaries,
-            filters=filters,
-        )
+        outcome = search()
         span.finish(outcome)
     return outcome
 
