@@ -61,7 +61,9 @@ def main(mode: str = "classic", index: Any = None, prompt: str | None = None) ->
     client = anthropic.Anthropic()  # reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL
     name = os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-4-5")
     model = AnthropicChatModel(client, name, native=mode == "native", max_tokens=1024)
-    advisor = Advisor(model, registry, index if index is not None else toolscout.load_index())
+    # Five tools: auto mode (the default) would send them all; off here to show search.
+    index = index if index is not None else toolscout.load_index()
+    advisor = Advisor(model, registry, index, auto=False)
     result = advisor.run(
         prompt or "Where is order A-1001, and please invoice ACME 120 EUR for it.",
         context={"toolscout_session_id": "example-user"},

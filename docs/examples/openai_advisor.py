@@ -94,7 +94,9 @@ def main(api: str = "chat", index: Any = None, prompt: str | None = None) -> str
     model = (
         OpenAIResponsesModel(client, name) if api == "responses" else OpenAIChatModel(client, name)
     )
-    advisor = Advisor(model, registry, index if index is not None else toolscout.load_index())
+    # Five tools: auto mode (the default) would send them all; off here to show search.
+    index = index if index is not None else toolscout.load_index()
+    advisor = Advisor(model, registry, index, auto=False)
     result = advisor.run(
         prompt or "What's the weather in Lisbon, and what is 250 EUR in USD?",
         context={"toolscout_session_id": "example-user"},

@@ -104,6 +104,7 @@ def client(server: WireServer) -> anthropic.Anthropic:
 
 def advisor(server: WireServer, native: bool = False, **kwargs: Any) -> Advisor:
     model = AnthropicChatModel(client(server), "claude-test", native=native, max_tokens=512)
+    kwargs.setdefault("auto", False)  # four tools: auto mode would send them all
     return Advisor(model, tools(), ReferenceToolIndex(), **kwargs)
 
 
@@ -227,7 +228,7 @@ def test_async_client_with_the_async_loop(server: WireServer) -> None:
     )
     model = AnthropicChatModel(async_client, "claude-test")
     assert model.is_async
-    result = asyncio.run(Advisor(model, tools(), ReferenceToolIndex()).arun("Oslo?"))
+    result = asyncio.run(Advisor(model, tools(), ReferenceToolIndex(), auto=False).arun("Oslo?"))
     assert result.text == "Sunny in Oslo."
     assert tool_names(server.bodies[1]) == ["tool_search", "get_weather"]
 
