@@ -70,7 +70,7 @@ class LanceDBOptions(PersistentOptions):
     embedder: str | None = Field(
         None,
         description="Embedder name; None uses the configured `embedder` setting, else "
-        "sentence-transformers.",
+        "toolscout's default embedder.",
     )
     embedder_options: dict[str, Any] = Field(
         default_factory=dict, description="Options for the embedder, on top of its config."
