@@ -66,7 +66,8 @@ def test_cli_serve_starts_a_server_and_removes_it() -> None:
     process = subprocess.Popen(
         [_toolscout(), "postgres", "serve"],
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        # Unread, a pipe fills with the server's log and blocks its shutdown.
+        stderr=subprocess.DEVNULL,
         text=True,
     )
     try:
