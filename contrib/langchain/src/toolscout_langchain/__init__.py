@@ -8,7 +8,8 @@ docs/integrations/langchain.md.
 
 from __future__ import annotations
 
-from toolscout_langchain._common import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshold
+from toolscout.integration import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshold
+
 from toolscout_langchain.middleware import LOADED_KEY, ToolSearchMiddleware, ToolSearchState
 
 __all__ = [

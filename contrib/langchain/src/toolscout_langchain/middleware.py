@@ -40,11 +40,10 @@ from langgraph.types import Command
 from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
 from toolscout.catalog import parse_tool
 from toolscout.index import ToolIndex
+from toolscout.integration import AutoThreshold, Catalog, Scout, merge_loaded
 from toolscout.session import SessionManager
 from toolscout.types import ToolReference, thaw
 from typing_extensions import NotRequired
-
-from toolscout_langchain._common import AutoThreshold, Catalog, Scout, merge_loaded
 
 __all__ = ["LOADED_KEY", "ToolSearchMiddleware", "ToolSearchState"]
 

@@ -7,11 +7,12 @@ docs/integrations/openai-agents.md.
 
 from __future__ import annotations
 
-from toolscout_openai_agents._common import (
+from toolscout.integration import (
     DEFAULT_AUTO_TOKENS,
     DEFAULT_AUTO_TOOLS,
     AutoThreshold,
 )
+
 from toolscout_openai_agents.tools import ToolscoutTools
 
 __all__ = ["DEFAULT_AUTO_TOKENS", "DEFAULT_AUTO_TOOLS", "AutoThreshold", "ToolscoutTools"]

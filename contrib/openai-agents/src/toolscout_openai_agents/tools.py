@@ -32,10 +32,9 @@ from agents import FunctionTool, RunContextWrapper, ToolErrorFormatterArgs
 from agents.tool_context import ToolContext
 from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
 from toolscout.index import ToolIndex
+from toolscout.integration import AutoThreshold, Catalog, Scout, merge_loaded
 from toolscout.session import SessionManager
 from toolscout.types import ToolReference, thaw
-
-from toolscout_openai_agents._common import AutoThreshold, Catalog, Scout, merge_loaded
 
 __all__ = ["ToolscoutTools"]
 

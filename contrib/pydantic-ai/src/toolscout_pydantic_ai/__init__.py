@@ -7,7 +7,8 @@ docs/integrations/pydantic-ai.md.
 
 from __future__ import annotations
 
-from toolscout_pydantic_ai._common import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshold
+from toolscout.integration import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshold
+
 from toolscout_pydantic_ai.toolset import FOUND_KEY, ToolscoutToolset, found_tools
 
 __all__ = [

@@ -25,10 +25,9 @@ from pydantic_ai.tools import AgentDepsT, Tool
 from pydantic_ai.toolsets import AbstractToolset, DynamicToolset, FunctionToolset, ToolsetTool
 from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
 from toolscout.index import ToolIndex
+from toolscout.integration import AutoThreshold, Catalog, Scout, merge_loaded
 from toolscout.session import SessionManager
 from toolscout.types import ToolReference, thaw
-
-from toolscout_pydantic_ai._common import AutoThreshold, Catalog, Scout, merge_loaded
 
 __all__ = ["FOUND_KEY", "ToolscoutToolset", "found_tools"]
 

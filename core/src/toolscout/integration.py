@@ -1,8 +1,8 @@
 """The framework-neutral half of a toolscout integration: settings, sessions, auto mode, search.
 
-This file is the same in toolscout-langchain, toolscout-pydantic-ai and
-toolscout-openai-agents: each framework adapter converts its tools to `ToolReference`s and
-asks a `Scout` which of them a model request carries, and answers search calls through it.
+toolscout-langchain, toolscout-pydantic-ai and toolscout-openai-agents all build on it:
+each framework adapter converts its tools to `ToolReference`s and asks a `Scout` which of
+them a model request carries, and answers search calls through it.
 
 Auto mode is core's (`toolscout.auto.AutoThreshold`, re-exported here): tool search turns
 on only when the searchable tools (every tool but the pinned ones) are more than

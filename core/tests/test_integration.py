@@ -1,38 +1,16 @@
-"""The framework-neutral part (`_common.py`): auto mode from core, loaded names, one copy for all.
-
-`_common.py` ships in toolscout-langchain, toolscout-pydantic-ai and
-toolscout-openai-agents alike; in a clone of the repository this test fails when the copies
-drift apart. `AutoThreshold` is core's (`toolscout.auto`), tested in core; here only that
-the integrations use it and take the configured threshold.
+"""The framework-neutral half of the integrations (`toolscout.integration`): auto mode from
+config, loaded names. `AutoThreshold` itself is tested in core's auto tests; here only that
+the integrations' `Scout` uses it and takes the configured threshold.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 import toolscout.auto
+from toolscout import integration
 from toolscout.config import load_settings
+from toolscout.integration import AutoThreshold, Scout, merge_loaded
 from toolscout.testing import ReferenceToolIndex
 from toolscout.types import ToolReference
-from toolscout_openai_agents import _common
-from toolscout_openai_agents._common import AutoThreshold, Scout, merge_loaded
-
-CONTRIB = Path(__file__).resolve().parents[2]
-COPIES = [
-    CONTRIB / "langchain" / "src" / "toolscout_langchain" / "_common.py",
-    CONTRIB / "pydantic-ai" / "src" / "toolscout_pydantic_ai" / "_common.py",
-    CONTRIB / "openai-agents" / "src" / "toolscout_openai_agents" / "_common.py",
-]
-
-
-def test_every_copy_is_the_same() -> None:
-    present = [path for path in COPIES if path.is_file()]
-    if len(present) < len(COPIES):
-        pytest.skip("not in a clone of the repository")
-    texts = {path.read_text(encoding="utf-8") for path in present}
-    assert len(texts) == 1, "the _common.py copies differ; change all three together"
-    assert Path(_common.__file__).read_text(encoding="utf-8") in texts
 
 
 def tools(count: int, description: str = "Do a thing.") -> list[ToolReference]:
@@ -41,7 +19,7 @@ def tools(count: int, description: str = "Do a thing.") -> list[ToolReference]:
 
 def test_auto_threshold_is_cores() -> None:
     assert AutoThreshold is toolscout.auto.AutoThreshold
-    assert (_common.DEFAULT_AUTO_TOOLS, _common.DEFAULT_AUTO_TOKENS) == (30, 10_000)
+    assert (integration.DEFAULT_AUTO_TOOLS, integration.DEFAULT_AUTO_TOKENS) == (30, 10_000)
     assert AutoThreshold().decide(tools(31)) == (True, None)
 
 
