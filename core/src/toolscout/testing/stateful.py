@@ -146,11 +146,14 @@ class ToolIndexStateMachine(RuleBasedStateMachine):
     def reindex_held_name(self, data: st.DataObject, tool: ToolReference) -> None:
         session = data.draw(st.sampled_from([s for s in _SESSIONS if self.model[s]]))
         name = data.draw(st.sampled_from(sorted(self.model[session])))
-        replacement = ToolReference(name, tool.description, tool.input_schema)
+        marked = self.marked(name)
+        replacement = ToolReference(name, marked.description, tool.input_schema)
         self.index.index_tool(self.sid(session), replacement)
         self.model[session][name] = replacement
-        # Read-after-write: the replacement must be searchable at once, not lost.
+        # Read-after-write: the replacement must be searchable at once, not lost. Its
+        # marker checks the engine itself: core answers an exact name from its own ledger.
         self.expect_found(session, name)
+        self.expect_marker(session, marked.description.split()[1])
 
     @rule(session=st.sampled_from(_SESSIONS))
     def clear_index(self, session: str) -> None:
