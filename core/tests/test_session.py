@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 import pytest
@@ -131,6 +132,16 @@ def test_ensure_indexed_reindexes_when_a_description_changes(index: CountingInde
     edited = [ToolReference("get_weather", "Forecast for tomorrow."), TOOLS[1]]
     assert manager.ensure_indexed("a", edited) is True
     assert found(index, "a", "tomorrow") == ["get_weather"]
+
+
+def test_ensure_indexed_reindexes_when_only_metadata_changes(index: CountingIndex) -> None:
+    # Filters match metadata: a tool moved to another server must be found under it.
+    manager = SessionManager(index)
+    manager.ensure_indexed("a", [dataclasses.replace(TOOLS[0], metadata={"server": "old"})])
+    moved = [dataclasses.replace(TOOLS[0], metadata={"server": "new"})]
+    assert manager.ensure_indexed("a", moved) is True
+    request = ToolSearchRequest("a", "weather", metadata_filter={"server": "new"})
+    assert [hit.name for hit in index.search(request).references] == ["get_weather"]
 
 
 def test_evict_session_clears_it_now(index: CountingIndex) -> None:

@@ -368,11 +368,13 @@ def test_tools_whose_json_differs_are_not_equal(left: object, right: object) -> 
     assert a != b
 
 
-def test_tools_differing_only_in_metadata_are_not_equal() -> None:
+def test_tools_differing_only_in_metadata_differ() -> None:
+    # Metadata is what filters match: a session whose tools changed only their metadata
+    # holds a different set and must be re-indexed.
     assert weather(metadata={"server": "a"}) != weather(metadata={"server": "b"})
     assert (
         weather(metadata={"server": "a"}).fingerprint
-        == weather(metadata={"server": "b"}).fingerprint
+        != weather(metadata={"server": "b"}).fingerprint
     )
 
 

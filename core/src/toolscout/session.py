@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import hashlib
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from toolscout.eviction import EvictionStrategy, LruEvictionStrategy
 from toolscout.index import ToolIndex, check_session_id
+from toolscout.toolsets import set_fingerprint
 from toolscout.types import ToolReference
 
 __all__ = ["SessionManager", "tool_set_fingerprint"]
 
 
-def tool_set_fingerprint(tools: Iterable[ToolReference]) -> str:
-    """A digest of a tool set that ignores order: same tools, same fingerprint."""
-    digest = hashlib.blake2b(digest_size=16)
-    for fingerprint in sorted(tool.fingerprint for tool in tools):
-        digest.update(fingerprint.encode())
-    return digest.hexdigest()
+#: A digest of a tool set that ignores order (the one core uses to share sets).
+tool_set_fingerprint = set_fingerprint
 
 
 class SessionManager:

@@ -16,7 +16,6 @@ which set each session holds, and hand it back when they reopen (`StoredState`).
 from __future__ import annotations
 
 import hashlib
-import json
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from toolscout.analysis import fold
-from toolscout.types import ToolReference, thaw
+from toolscout.types import ToolReference
 
 __all__ = [
     "StoredState",
@@ -37,35 +36,8 @@ __all__ = [
 
 
 def definition_key(tool: ToolReference) -> str:
-    """A collision-free digest of one whole definition, metadata included.
-
-    A hash of canonical JSON (`[name, description, schema, metadata]`, keys sorted): JSON
-    quotes and escapes every string, so no choice of names and descriptions can make two
-    different definitions serialise alike, unlike a hash of fields joined by a separator.
-    Cached on the (immutable) reference: a catalog indexed by many sessions is hashed once.
-    """
-    cached: str | None = tool.__dict__.get("_definition_key")
-    if cached is None:
-        cached = _definition_key(tool)
-        # A frozen dataclass: write around __setattr__, as cached_property does.
-        tool.__dict__["_definition_key"] = cached
-    return cached
-
-
-def _definition_key(tool: ToolReference) -> str:
-    payload = json.dumps(
-        [tool.name, tool.description, thaw(tool.input_schema), thaw(tool.metadata)],
-        sort_keys=True,
-        ensure_ascii=True,
-        separators=(",", ":"),
-        default=_tagged,
-    )
-    return hashlib.blake2b(payload.encode("ascii"), digest_size=16).hexdigest()
-
-
-def _tagged(value: object) -> object:
-    # Not JSON: tagged with its type, so it can't pass for the string of its repr.
-    return {"\x00type": type(value).__qualname__, "repr": repr(value)}
+    """The key of one whole definition, metadata included: `ToolReference.fingerprint`."""
+    return tool.fingerprint
 
 
 def set_fingerprint(tools: Iterable[ToolReference]) -> str:

@@ -161,6 +161,11 @@ def freeze(
     return value
 
 
+def _tagged(value: object) -> object:
+    # Not JSON: tagged with its type, so it can't pass for the string of its repr.
+    return {"\x00type": type(value).__qualname__, "repr": repr(value)}
+
+
 def thaw(value: Any) -> Any:
     """The inverse of `freeze`: plain dicts and lists, for JSON or for mutation by a caller."""
     if isinstance(value, Mapping):
@@ -217,24 +222,35 @@ class ToolReference:
             object.__setattr__(self, attr, frozen)
 
     def __eq__(self, other: object) -> bool:
-        # Equal means the same definition as JSON (so equal tools share a fingerprint and a
-        # hash; `{"minimum": 1}` and `{"minimum": 1.0}` differ), plus equal metadata.
+        # Equal means the same definition as JSON, metadata included (so equal tools share a
+        # fingerprint and a hash; `{"minimum": 1}` and `{"minimum": 1.0}` differ).
         if not isinstance(other, ToolReference):
             return NotImplemented
-        return self.fingerprint == other.fingerprint and self.metadata == other.metadata
+        return self.fingerprint == other.fingerprint
 
     def __hash__(self) -> int:
         return hash(self.fingerprint)
 
     @cached_property
     def fingerprint(self) -> str:
-        """A stable digest of name, description and schema: equal tools share it."""
+        """A collision-free digest of the whole definition, metadata included.
+
+        A hash of canonical JSON (`[name, description, schema, metadata]`, keys sorted):
+        JSON quotes and escapes every string, so no choice of names and descriptions can
+        make two different definitions serialise alike, unlike fields joined by a
+        separator. Cached on the (immutable) reference: a catalog shared by many sessions
+        is hashed once.
+        """
         import hashlib
 
         payload = json.dumps(
-            [self.name, self.description, self.input_schema], sort_keys=True, default=str
+            [self.name, self.description, thaw(self.input_schema), thaw(self.metadata)],
+            sort_keys=True,
+            ensure_ascii=True,
+            separators=(",", ":"),
+            default=_tagged,
         )
-        return hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()
+        return hashlib.blake2b(payload.encode("ascii"), digest_size=16).hexdigest()
 
     @cached_property
     def text(self) -> ToolText:
