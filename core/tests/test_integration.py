@@ -5,10 +5,11 @@ the integrations' `Scout` uses it and takes the configured threshold.
 
 from __future__ import annotations
 
+import pytest
 import toolscout.auto
 from toolscout import integration
 from toolscout.config import load_settings
-from toolscout.integration import AutoThreshold, Scout, merge_loaded
+from toolscout.integration import AutoThreshold, Scout, filter_metadata, merge_loaded
 from toolscout.testing import ReferenceToolIndex
 from toolscout.types import ToolReference
 
@@ -56,3 +57,48 @@ def test_a_catalog_with_metadata_lists_its_filters() -> None:
     outcome = scout.search("s", catalog, {"query": "create issue customer", "server": "github"})
     assert outcome.names == ("gh_issue",)
     assert outcome.metadata_filter == {"server": "github"}
+
+
+def test_filter_metadata_takes_the_filter_keys_and_the_given_source_wins() -> None:
+    own = {"namespace": "crm", "tags": ("b", "a", 3), "secret": object()}
+    assert filter_metadata(None, "t", own, None) == {"namespace": "crm", "tags": ["a", "b"]}
+    given = {"t": {"namespace": "sales", "server": " github "}}
+    assert filter_metadata(None, "t", own, given) == {
+        "namespace": "sales",
+        "tags": ["a", "b"],
+        "server": "github",
+    }
+    assert filter_metadata("tool", "t", None, lambda tool: {"tags": [tool]}) == {"tags": ["tool"]}
+    assert filter_metadata(None, "t", {"other": 1}, {}) is None
+    with pytest.raises(TypeError, match="metadata of tool 't' must be a mapping"):
+        filter_metadata(None, "t", None, {"t": "crm"})
+    with pytest.raises(TypeError, match="mapping from tool name to metadata or a function"):
+        filter_metadata(None, "t", None, ["crm"])  # type: ignore[arg-type]
+
+
+def test_record_request_counts_pinned_and_searchable_as_the_catalog() -> None:
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+    from toolscout import telemetry
+    from toolscout.tokens import tool_tokens
+
+    reader = InMemoryMetricReader()
+    telemetry.configure(meter_provider=MeterProvider(metric_readers=[reader]))
+    try:
+        scout = Scout(ReferenceToolIndex(), settings=load_settings(), pinned=["tool_0"])
+        every = tools(4)
+        catalog = scout.catalog(every)
+        sent = [every[0], scout.search_tool(catalog)]
+        scout.record_request(catalog, sent)
+    finally:
+        telemetry.configure()
+    data = reader.get_metrics_data()
+    assert data is not None
+    points = {
+        p.attributes["toolscout.tool_tokens.type"]: p.sum
+        for resource in data.resource_metrics
+        for scope in resource.scope_metrics
+        for metric in scope.metrics
+        for p in metric.data.data_points
+    }
+    assert points == {"sent": tool_tokens(sent), "catalog": tool_tokens(every)}

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolscout.advisor.search_tool import (
+    FILTER_KEYS,
     SEARCH_TOOL_NAME,
     SearchOutcome,
     facets,
@@ -40,10 +41,16 @@ __all__ = [
     "DEFAULT_AUTO_TOOLS",
     "AutoThreshold",
     "Catalog",
+    "MetadataSource",
     "Scout",
     "SearchOutcome",
+    "filter_metadata",
     "merge_loaded",
 ]
+
+MetadataSource = Mapping[str, Mapping[str, Any]] | Callable[[Any], Mapping[str, Any] | None]
+"""Where an integration's `metadata` argument finds a tool's `server` / `namespace` /
+`tags`: a mapping from tool name to metadata, or a function of the framework's tool."""
 
 _CATALOG_CACHE = 16
 
@@ -63,6 +70,9 @@ class Catalog:
     search_reference: ToolReference | None = field(default=None, repr=False)
     """The search tool for these tools: its description lists `filters` (None: the
     scout's plain `search_reference`)."""
+    tools_fingerprint: str = ""
+    """The fingerprint of every tool, pinned ones included (what a request without
+    toolscout carries; the telemetry caches its token count under it)."""
 
     def known(self, name: str) -> ToolReference | None:
         """A searchable tool by name (what `select:` and search hits resolve against)."""
@@ -180,6 +190,7 @@ class Scout:
             {tool.name: tool for tool in searchable},
             filters,
             self._search_reference(filters) if filters else None,
+            fingerprint,
         )
         with self._lock:
             self._catalogs[fingerprint] = catalog
@@ -199,6 +210,21 @@ class Scout:
     def search_tool(self, catalog: Catalog) -> ToolReference:
         """The search tool for `catalog`: with its filters listed when its tools have any."""
         return catalog.search_reference or self.search_reference
+
+    def record_request(self, catalog: Catalog, sent: Sequence[ToolReference]) -> None:
+        """Record one model request's tool tokens (`sent`) against every tool's (telemetry).
+
+        A no-op unless an OpenTelemetry meter or tracer provider listens
+        (`toolscout.telemetry.record_request_tools`); without toolscout the request would
+        have carried `catalog`'s pinned and searchable tools.
+        """
+        from toolscout import telemetry
+
+        if not telemetry.enabled():
+            return
+        telemetry.record_request_tools(
+            sent, (*catalog.pinned, *catalog.searchable), catalog.tools_fingerprint or None
+        )
 
     def default_session(self, catalog: Catalog, prefix: str = "toolscout") -> str:
         """A session id shared by every run over the same searchable tools."""
@@ -245,6 +271,51 @@ class Scout:
             f"Error: tool {name!r} is not loaded. Call {self.search_name} first "
             f"(e.g. select:{name}); it becomes callable on your next turn."
         )
+
+
+def filter_metadata(
+    tool: Any,
+    name: str,
+    own: Mapping[str, Any] | None,
+    source: MetadataSource | None,
+) -> dict[str, Any] | None:
+    """A tool's `server` / `namespace` / `tags` metadata, the search filters act on.
+
+    `own` is what the framework's tool carries (its metadata; only those three keys are
+    taken, so nothing else of it is indexed); `source` (the integration's `metadata`
+    argument) is looked up by tool name or called with `tool`, and wins key by key.
+    """
+    found: dict[str, Any] = {}
+    for given in (own, _given(tool, name, source)):
+        if not given:
+            continue
+        if not isinstance(given, Mapping):
+            raise TypeError(
+                f"the metadata of tool {name!r} must be a mapping such as "
+                f"{{'namespace': 'crm'}}, got {type(given).__name__}"
+            )
+        for key in FILTER_KEYS:
+            value = given.get(key)
+            if isinstance(value, str) and value.strip():
+                found[key] = value.strip()
+            elif isinstance(value, (list, tuple, set, frozenset)):
+                items = sorted({v.strip() for v in value if isinstance(v, str) and v.strip()})
+                if items:
+                    found[key] = items
+    return found or None
+
+
+def _given(tool: Any, name: str, source: MetadataSource | None) -> Mapping[str, Any] | None:
+    if source is None:
+        return None
+    if callable(source):
+        return source(tool)
+    if isinstance(source, Mapping):
+        return source.get(name)
+    raise TypeError(
+        "metadata must be a mapping from tool name to metadata or a function of the tool, "
+        f"got {type(source).__name__}"
+    )
 
 
 def merge_loaded(loaded: Iterable[str], found: Iterable[str], cap: int) -> list[str]:

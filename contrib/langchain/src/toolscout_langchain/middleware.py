@@ -22,6 +22,7 @@ session `"default"`.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Annotated, Any
 
@@ -40,7 +41,14 @@ from langgraph.types import Command
 from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
 from toolscout.catalog import parse_tool
 from toolscout.index import ToolIndex
-from toolscout.integration import AutoThreshold, Catalog, Scout, merge_loaded
+from toolscout.integration import (
+    AutoThreshold,
+    Catalog,
+    MetadataSource,
+    Scout,
+    filter_metadata,
+    merge_loaded,
+)
 from toolscout.session import SessionManager
 from toolscout.types import ToolReference, thaw
 from typing_extensions import NotRequired
@@ -80,6 +88,10 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
     `max_results`, `max_results_limit`, `max_loaded_tools` and `result_summaries` override
     the toolscout settings of the same names; at most `max_loaded_tools` found tools are
     bound at once (the most recently found).
+
+    Filters: a tool's `server` / `namespace` / `tags` come from its `metadata` (and its
+    `tags`), or from `metadata` here (tool name -> metadata, or a function of the tool);
+    the search tool then takes those filters and its description lists the values.
     """
 
     state_schema = ToolSearchState
@@ -99,6 +111,7 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         result_summaries: bool | None = None,
         search_tool_name: str = SEARCH_TOOL_NAME,
         system_prompt: bool = True,
+        metadata: MetadataSource | None = None,
     ) -> None:
         super().__init__()
         self.scout = Scout(
@@ -114,10 +127,13 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
             search_tool_name=search_tool_name,
         )
         self.system_prompt = system_prompt
+        self.metadata = metadata
         self.search_tool = _search_tool(self.scout.search_reference)
         extra = [tool if isinstance(tool, BaseTool) else _as_tool(tool) for tool in tools]
         self.tools = [self.search_tool, *extra]
         self._references: dict[int, tuple[BaseTool, ToolReference]] = {}
+        # The search tool per catalog with filters (its description lists their values).
+        self._search_tools: dict[ToolReference, BaseTool] = {}
 
     @property
     def name(self) -> str:
@@ -147,19 +163,45 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         """The request with only the pinned, search and loaded tools (when search is on)."""
         catalog = self._catalog(request.tools)
         if not catalog.search_on:
-            tools = [t for t in request.tools if _name(t) != self.search_name]
-            return request.override(tools=tools)
+            every = [t for t in request.tools if _name(t) != self.search_name]
+            self._record(catalog, every)
+            return request.override(tools=every)
         loaded = _loaded(request.state, self.scout.max_loaded_tools)
         by_name = {_name(t): t for t in request.tools if isinstance(t, BaseTool)}
         tools: list[BaseTool | dict[str, Any]] = [
             t for t in request.tools if not isinstance(t, BaseTool) or t.name in self.scout.pinned
         ]
-        tools.append(by_name.get(self.search_name, self.search_tool))
+        tools.append(self._search_tool_for(catalog))
         tools.extend(by_name[name] for name in loaded if name in by_name)
+        self._record(catalog, tools)
         overrides: dict[str, Any] = {"tools": tools}
         if self.system_prompt:
             overrides["system_message"] = _with_suffix(request.system_message, self.scout.suffix)
         return request.override(**overrides)
+
+    def _search_tool_for(self, catalog: Catalog) -> BaseTool:
+        """The search tool of this request: with the catalog's filters when it has any."""
+        reference = self.scout.search_tool(catalog)
+        if reference is self.scout.search_reference:
+            return self.search_tool
+        tool = self._search_tools.get(reference)
+        if tool is None:
+            if len(self._search_tools) > 64:
+                self._search_tools.clear()
+            tool = self._search_tools[reference] = _search_tool(reference)
+        return tool
+
+    def _record(self, catalog: Catalog, tools: Sequence[BaseTool | dict[str, Any]]) -> None:
+        """Telemetry: the request's tool tokens against every tool's (provider tools aside)."""
+        sent = [
+            self.scout.search_tool(catalog) if self._is_search(t) else self._reference(t)
+            for t in tools
+            if isinstance(t, BaseTool)
+        ]
+        self.scout.record_request(catalog, sent)
+
+    def _is_search(self, tool: BaseTool) -> bool:
+        return tool is self.search_tool or any(t is tool for t in self._search_tools.values())
 
     # --- tool calls ----------------------------------------------------------------------
 
@@ -234,7 +276,7 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
     def _catalog(self, tools: Sequence[BaseTool | dict[str, Any]]) -> Catalog:
         references = []
         for tool in tools:
-            if not isinstance(tool, BaseTool) or tool is self.search_tool:
+            if not isinstance(tool, BaseTool) or self._is_search(tool):
                 continue
             # Another tool under the search tool's name: the catalog check names the fix.
             references.append(self._reference(tool))
@@ -245,6 +287,12 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         if cached is not None and cached[0] is tool:
             return cached[1]
         reference = parse_tool(convert_to_openai_tool(tool), where=f"tool {tool.name!r}")
+        own = dict(tool.metadata or {})
+        if tool.tags and "tags" not in own:
+            own["tags"] = list(tool.tags)
+        found = filter_metadata(tool, tool.name, own, self.metadata)
+        if found:
+            reference = dataclasses.replace(reference, metadata=found)
         if len(self._references) > 65_536:
             self._references.clear()
         self._references[id(tool)] = (tool, reference)
