@@ -25,7 +25,14 @@ from pydantic_ai.tools import AgentDepsT, Tool
 from pydantic_ai.toolsets import AbstractToolset, DynamicToolset, FunctionToolset, ToolsetTool
 from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
 from toolscout.index import ToolIndex
-from toolscout.integration import AutoThreshold, Catalog, Scout, merge_loaded
+from toolscout.integration import (
+    AutoThreshold,
+    Catalog,
+    MetadataSource,
+    Scout,
+    filter_metadata,
+    merge_loaded,
+)
 from toolscout.session import SessionManager
 from toolscout.types import ToolReference, thaw
 
@@ -52,6 +59,11 @@ class ToolscoutToolset(DynamicToolset[AgentDepsT]):
     `session_id` is the toolscout session the tools are indexed and searched in: a string,
     or a function of the run context (e.g. `lambda ctx: ctx.conversation_id`); by default
     one session per tool set, shared by every run.
+
+    Filters: a tool's `server` / `namespace` / `tags` come from its definition's `metadata`
+    (`Tool(..., metadata={"namespace": "crm"})`), or from `metadata` here (tool name ->
+    metadata, or a function of the `ToolDefinition`); the search tool then takes those
+    filters and its description lists the values.
     """
 
     def __init__(
@@ -70,6 +82,7 @@ class ToolscoutToolset(DynamicToolset[AgentDepsT]):
         result_summaries: bool | None = None,
         search_tool_name: str = SEARCH_TOOL_NAME,
         instructions: bool = True,
+        metadata: MetadataSource | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(self._step, per_run_step=True, id=id)
@@ -90,19 +103,9 @@ class ToolscoutToolset(DynamicToolset[AgentDepsT]):
         )
         self.session_id = session_id
         self.instructions = instructions
-        reference = self.scout.search_reference
-        self._search_tools: FunctionToolset[AgentDepsT] = FunctionToolset(
-            [
-                Tool.from_schema(
-                    _answered_by_the_toolset,
-                    reference.name,
-                    reference.description,
-                    thaw(reference.input_schema) or {"type": "object", "properties": {}},
-                    takes_ctx=True,
-                )
-            ],
-            max_retries=1,
-        )
+        self.metadata = metadata
+        # The search tool per catalog: with filters its description lists their values.
+        self._search_toolsets: dict[ToolReference, FunctionToolset[AgentDepsT]] = {}
         self._references: dict[str, tuple[Any, ToolReference]] = {}
 
     @property
@@ -146,15 +149,43 @@ class ToolscoutToolset(DynamicToolset[AgentDepsT]):
         tools = await self.wrapped.get_tools(ctx)
         catalog = self._catalog(tools)
         if not catalog.search_on:
+            self.scout.record_request(catalog, [self._reference(t) for t in tools.values()])
             return _Step(self, dict(tools), {}, catalog, None)
         loaded = found_tools(ctx.messages, self.search_name)[-self.scout.max_loaded_tools :]
         visible = {name: tool for name, tool in tools.items() if name in self.scout.pinned}
-        search = await self._search_tools.get_tools(ctx)
+        search = await self._search_toolset(catalog).get_tools(ctx)
         visible.update(search)
         visible.update((name, tools[name]) for name in loaded if name in tools)
+        self.scout.record_request(
+            catalog,
+            [
+                self.scout.search_tool(catalog) if name in search else self._reference(tool)
+                for name, tool in visible.items()
+            ],
+        )
         return _Step(
             self, visible, search, catalog, self.scout.suffix if self.instructions else None
         )
+
+    def _search_toolset(self, catalog: Catalog) -> FunctionToolset[AgentDepsT]:
+        reference = self.scout.search_tool(catalog)
+        toolset = self._search_toolsets.get(reference)
+        if toolset is None:
+            if len(self._search_toolsets) > 64:
+                self._search_toolsets.clear()
+            toolset = self._search_toolsets[reference] = FunctionToolset(
+                [
+                    Tool.from_schema(
+                        _answered_by_the_toolset,
+                        reference.name,
+                        reference.description,
+                        thaw(reference.input_schema) or {"type": "object", "properties": {}},
+                        takes_ctx=True,
+                    )
+                ],
+                max_retries=1,
+            )
+        return toolset
 
     def _catalog(self, tools: dict[str, ToolsetTool[AgentDepsT]]) -> Catalog:
         references = [self._reference(tool) for tool in tools.values()]
@@ -166,7 +197,10 @@ class ToolscoutToolset(DynamicToolset[AgentDepsT]):
         if cached is not None and cached[0] is definition:
             return cached[1]
         reference = ToolReference(
-            definition.name, definition.description or "", definition.parameters_json_schema
+            definition.name,
+            definition.description or "",
+            definition.parameters_json_schema,
+            filter_metadata(definition, definition.name, definition.metadata, self.metadata),
         )
         if len(self._references) > 65_536:
             self._references.clear()
