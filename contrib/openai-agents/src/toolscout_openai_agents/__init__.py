@@ -13,6 +13,12 @@ from toolscout.integration import (
     AutoThreshold,
 )
 
-from toolscout_openai_agents.tools import ToolscoutTools
+from toolscout_openai_agents.tools import ToolscoutHooks, ToolscoutTools
 
-__all__ = ["DEFAULT_AUTO_TOKENS", "DEFAULT_AUTO_TOOLS", "AutoThreshold", "ToolscoutTools"]
+__all__ = [
+    "DEFAULT_AUTO_TOKENS",
+    "DEFAULT_AUTO_TOOLS",
+    "AutoThreshold",
+    "ToolscoutHooks",
+    "ToolscoutTools",
+]

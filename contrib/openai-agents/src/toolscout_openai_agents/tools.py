@@ -28,15 +28,22 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from agents import FunctionTool, RunContextWrapper, ToolErrorFormatterArgs
+from agents import FunctionTool, RunContextWrapper, RunHooks, ToolErrorFormatterArgs
 from agents.tool_context import ToolContext
 from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
 from toolscout.index import ToolIndex
-from toolscout.integration import AutoThreshold, Catalog, Scout, merge_loaded
+from toolscout.integration import (
+    AutoThreshold,
+    Catalog,
+    MetadataSource,
+    Scout,
+    filter_metadata,
+    merge_loaded,
+)
 from toolscout.session import SessionManager
 from toolscout.types import ToolReference, thaw
 
-__all__ = ["ToolscoutTools"]
+__all__ = ["ToolscoutHooks", "ToolscoutTools"]
 
 SessionId = str | Callable[[RunContextWrapper[Any]], str]
 
@@ -59,6 +66,14 @@ class ToolscoutTools:
     `session_id` is the toolscout session the tools are indexed and searched in: a string,
     or a function of the run context; by default one session for the tool set, shared by
     every run.
+
+    Filters: a tool's `namespace` comes from the SDK's `tool_namespace(...)` and its
+    `server` from an MCP tool's origin, or from `metadata` here (tool name -> metadata with
+    `server` / `namespace` / `tags`, or a function of the `FunctionTool`); the search tool
+    then takes those filters and its description lists the values.
+
+    Telemetry: `Runner.run(..., hooks=scout.hooks)` records each model call's tool tokens
+    (`toolscout.telemetry`); searches are traced without it.
     """
 
     def __init__(
@@ -76,6 +91,7 @@ class ToolscoutTools:
         max_loaded_tools: int | None = None,
         result_summaries: bool | None = None,
         search_tool_name: str = SEARCH_TOOL_NAME,
+        metadata: MetadataSource | None = None,
     ) -> None:
         for tool in tools:
             if not isinstance(tool, FunctionTool):
@@ -101,8 +117,10 @@ class ToolscoutTools:
                 f"pinned tool(s) {', '.join(map(repr, missing))} are not among the tools"
             )
         self.session_id = session_id
-        self.catalog: Catalog = self.scout.catalog([_reference(tool) for tool in tools])
-        reference = self.scout.search_reference
+        self._references = {tool.name: _reference(tool, metadata) for tool in tools}
+        self.catalog: Catalog = self.scout.catalog(list(self._references.values()))
+        # With filters, the search tool's description lists their values.
+        reference = self.scout.search_tool(self.catalog)
         self.search_tool = FunctionTool(
             name=reference.name,
             description=reference.description,
@@ -114,6 +132,7 @@ class ToolscoutTools:
         self.wrapped = [self._wrap(tool) for tool in tools]
         self._runs: dict[int, tuple[weakref.ref[Any], list[str]]] = {}
         self._lock = threading.Lock()
+        self.hooks = ToolscoutHooks(self)
 
     @property
     def tools(self) -> list[FunctionTool]:
@@ -137,6 +156,17 @@ class ToolscoutTools:
             if entry is None or entry[0]() is not context.usage:
                 return []
             return entry[1][-self.scout.max_loaded_tools :]
+
+    def record_request(self, context: RunContextWrapper[Any]) -> None:
+        """Telemetry: a model call's tool tokens (search, pinned and loaded tools) against
+        every tool's; `hooks` calls it before each model call."""
+        if not self.search_on:
+            sent = list(self._references.values())
+        else:
+            names = [*sorted(self.scout.pinned), *self.loaded(context)]
+            sent = [self.scout.search_tool(self.catalog)]
+            sent.extend(self._references[n] for n in dict.fromkeys(names) if n in self._references)
+        self.scout.record_request(self.catalog, sent)
 
     def format_tool_error(self, args: ToolErrorFormatterArgs[Any]) -> str | None:
         """`RunConfig.tool_error_formatter`: a call to a tool not loaded yet → search first."""
@@ -198,5 +228,37 @@ class ToolscoutTools:
         return str(self.session_id(context))
 
 
-def _reference(tool: FunctionTool) -> ToolReference:
-    return ToolReference(tool.name, tool.description or "", tool.params_json_schema)
+class ToolscoutHooks(RunHooks[Any]):
+    """Run hooks that record each model call's tool tokens (`ToolscoutTools.hooks`).
+
+    With hooks of your own, call `scout.record_request(context)` from their `on_llm_start`.
+    """
+
+    def __init__(self, tools: ToolscoutTools) -> None:
+        self.tools = tools
+
+    async def on_llm_start(
+        self,
+        context: RunContextWrapper[Any],
+        agent: Any,
+        system_prompt: str | None,
+        input_items: list[Any],
+    ) -> None:
+        self.tools.record_request(context)
+
+
+def _reference(tool: FunctionTool, metadata: MetadataSource | None) -> ToolReference:
+    # The SDK's own grouping: tool_namespace(...) and the MCP server a tool came from.
+    own: dict[str, Any] = {}
+    namespace = getattr(tool, "_tool_namespace", None)
+    if isinstance(namespace, str) and namespace:
+        own["namespace"] = namespace
+    server = getattr(getattr(tool, "_tool_origin", None), "mcp_server_name", None)
+    if isinstance(server, str) and server:
+        own["server"] = server
+    return ToolReference(
+        tool.name,
+        tool.description or "",
+        tool.params_json_schema,
+        filter_metadata(tool, tool.name, own, metadata),
+    )
