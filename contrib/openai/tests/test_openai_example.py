@@ -54,4 +54,6 @@ def test_the_example_runs(
     results = api.results(third)
     assert results["c3"] == "18 degrees celsius and sunny in Lisbon"
     assert json.loads(results["c4"]) == {"amount": 270.0, "currency": "USD"}
-    assert "request 1: tools=['current_date', 'tool_search']" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    print(out)  # shown with -s: what the docs quote
+    assert "request 1: tools=['current_date', 'tool_search']" in out
