@@ -602,3 +602,70 @@ def test_progress_bar_is_silent_when_not_a_terminal() -> None:
     bar.update(4)
     bar.close()
     assert stream.getvalue() == ""
+
+
+# --- hostile input: one line and status 2, never a traceback or a flood ---------------------
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\t\n"])
+def test_a_blank_query_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], catalog: Path, query: str
+) -> None:
+    code, out, err = run(capsys, "search", query, "--catalog", str(catalog), "-b", "reference")
+    assert_one_line_error(code, out, err, "the query is empty", 'toolscout search "')
+
+
+def test_a_long_query_is_cut_short_in_the_header(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    query = "weather forecast " * 900  # 15,300 characters: under core's limit, so it runs
+    code, out, _err = run(capsys, "search", query, "--catalog", str(catalog), "-b", "reference")
+    assert code == 0
+    header = out.splitlines()[0]
+    assert len(header) - len(str(catalog)) < 150 and "(15,300 characters)" in header
+    assert "get_weather_forecast" in out
+    assert len(out) < 2_000
+
+
+def test_a_query_over_the_limit_is_one_short_line(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    query = "q" * 100_000
+    code, out, err = run(capsys, "search", query, "--catalog", str(catalog), "-b", "reference")
+    assert_one_line_error(code, out, err, "100,000 characters", "16,384")
+    assert len(err) < 300
+
+
+def test_eval_with_a_missing_queries_file_names_it_in_one_line(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    code, out, err = run(
+        capsys, "eval", "--catalog", str(catalog), "--queries", "missing.jsonl", "-b", "reference"
+    )
+    assert_one_line_error(code, out, err, "queries file not found: missing.jsonl")
+    assert "Errno" not in err
+
+
+def _nested_json(depth: int) -> str:
+    return '{"type": "object", "properties": {"p": ' * depth + "{}" + "}}" * depth
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_catalog_nested_past_pythons_recursion_limit_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str
+) -> None:
+    path = tmp_path / f"deep{suffix}"
+    path.write_text(f'{{"name": "deep", "input_schema": {_nested_json(5_000)}}}\n')
+    code, out, err = run(capsys, "search", "x", "--catalog", str(path), "-b", "reference")
+    assert_one_line_error(code, out, err, f"deep{suffix}", "nested too deeply", "64 levels")
+
+
+def test_a_queries_file_nested_past_the_recursion_limit_is_one_line(
+    capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "deep_queries.jsonl"
+    path.write_text(f'{{"query": "x", "relevant": {_nested_json(5_000)}}}\n')
+    code, out, err = run(
+        capsys, "eval", "--catalog", str(catalog), "--queries", str(path), "-b", "reference"
+    )
+    assert_one_line_error(code, out, err, "deep_queries.jsonl:1", "nested too deeply")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolscout.errors import CatalogError
-from toolscout.types import ToolReference
+from toolscout.types import MAX_SCHEMA_DEPTH, ToolReference
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -130,14 +130,14 @@ def _read_file(path: Path) -> list[ToolReference]:
             if not line.strip():
                 continue
             try:
-                item = json.loads(line)
+                item = _loads(line, f"{path}:{number}")
             except json.JSONDecodeError as error:
                 raise CatalogError(f"{path}:{number}: invalid JSON: {error.msg}") from None
             for tool in _tool_list(item, f"{path}:{number}"):
                 tools.append(parse_tool(tool, f"{path}:{number}"))
         return tools
     try:
-        document = json.loads(text)
+        document = _loads(text, str(path))
     except json.JSONDecodeError as error:
         raise CatalogError(
             f"{path}:{error.lineno}: invalid JSON: {error.msg} (column {error.colno})"
@@ -146,6 +146,18 @@ def _read_file(path: Path) -> list[ToolReference]:
         parse_tool(item, f"{path}: tool {i + 1}")
         for i, item in enumerate(_tool_list(document, str(path)))
     ]
+
+
+def _loads(text: str, where: str) -> Any:
+    """JSON text, with input nested past Python's recursion limit (a hostile or broken
+    catalog) refused as a `CatalogError` instead of a `RecursionError` traceback."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise CatalogError(
+            f"{where}: the JSON is nested too deeply to read (tool schemas may nest at most "
+            f"{MAX_SCHEMA_DEPTH} levels); flatten it"
+        ) from None
 
 
 def _read_arrow_file(path: Path) -> list[ToolReference]:
@@ -160,7 +172,7 @@ def _read_arrow_file(path: Path) -> list[ToolReference]:
             table = feather.read_table(path)
     except ImportError:
         raise CatalogError(
-            f"{path}: reading Arrow files needs pyarrow: pip install 'toolscout[arrow]'"
+            f"{path}: reading Arrow files needs pyarrow: pip install pyarrow"
         ) from None
     return from_arrow(table)
 
@@ -205,7 +217,7 @@ def from_arrow(table: pa.Table) -> list[ToolReference]:
         for key in ("input_schema", "metadata"):
             if isinstance(values.get(key), str):
                 try:
-                    values[key] = json.loads(values[key])
+                    values[key] = _loads(values[key], f"row {row}: column {key!r}")
                 except json.JSONDecodeError as error:
                     raise CatalogError(
                         f"row {row}: column {key!r} is not valid JSON: {error.msg}"

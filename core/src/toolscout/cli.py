@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn, TextIO, get_args, get_
 
 from toolscout import __version__
 from toolscout.errors import ToolscoutError
-from toolscout.types import ToolReference, ToolSearchRequest
+from toolscout.types import MAX_SCHEMA_DEPTH, ToolReference, ToolSearchRequest
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -267,6 +267,12 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout.config import load_settings
     from toolscout.savings import token_savings
 
+    if not args.query.strip():
+        # A blank query finds nothing on any backend; say so instead of "no tool matched".
+        raise UsageError(
+            'the query is empty; say what the tool should do, e.g. toolscout search "refund a '
+            'card payment"'
+        )
     settings = load_settings()
     backend = args.backend or settings.backend
     options = parse_options(args.option)
@@ -290,10 +296,24 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
         )
         return 0
     source = args.catalog or "the demo catalog"
-    out.write(f"{args.query!r}: {len(response)} of {len(tools):,} tools in {source} ({backend})\n")
+    out.write(
+        f"{_shown(args.query)}: {len(response)} of {len(tools):,} tools in {source} ({backend})\n"
+    )
     _write_hits(response, out)
     out.write(savings.describe() + "\n")
     return 0
+
+
+#: The longest query the header of `toolscout search` shows whole.
+SHOWN_QUERY_LENGTH = 80
+
+
+def _shown(query: str) -> str:
+    """The query as the header shows it: quoted, and cut short when long (the results
+    matter, not 16 KB of echoed input)."""
+    if len(query) <= SHOWN_QUERY_LENGTH:
+        return repr(query)
+    return f"{query[: SHOWN_QUERY_LENGTH - 1]!r}… ({len(query):,} characters)"
 
 
 def _write_hits(response: Any, out: TextIO) -> None:
@@ -550,8 +570,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `toolscout ... | head`: the reader left; nothing more to say.
         return 1
-    except (ToolscoutError, OSError, ValueError) as error:
+    except (ToolscoutError, OSError, ValueError, UsageError) as error:
         sys.stderr.write(f"toolscout {args.command}: error: {_one_line(error)}\n")
+        return EXIT_USAGE
+    except RecursionError:
+        # Input nested deeper than Python recurses (JSON, schemas); the readers name the
+        # file where they can, and this keeps the rest to one line too.
+        sys.stderr.write(
+            f"toolscout {args.command}: error: the input is nested too deeply to read; "
+            f"flatten it (tool schemas may nest at most {MAX_SCHEMA_DEPTH} levels)\n"
+        )
         return EXIT_USAGE
     except ImportError as error:
         # A backend whose own dependency is missing: say which, and how to repair it.

@@ -132,6 +132,9 @@ def load_queries(path: str | Path) -> list[EvalQuery]:
     when the file cannot be read.
     """
     path = Path(path)
+    if not path.exists():
+        # Named here: the CLI shows the message alone, and "[Errno 2]" says nothing useful.
+        raise FileNotFoundError(f"queries file not found: {path}")
     if path.is_dir():
         raise ValueError(f"queries path is a directory, expected a JSONL file: {path}")
     queries = []
@@ -143,6 +146,8 @@ def load_queries(path: str | Path) -> list[EvalQuery]:
                 queries.append(parse_query(json.loads(line)))
             except json.JSONDecodeError as error:
                 raise ValueError(f"{path}:{number}: invalid JSON: {error.msg}") from None
+            except RecursionError:
+                raise ValueError(f"{path}:{number}: the JSON is nested too deeply") from None
             except ValueError as error:
                 raise ValueError(f"{path}:{number}: {error}") from None
     if not queries:
