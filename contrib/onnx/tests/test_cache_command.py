@@ -107,3 +107,47 @@ def test_the_command_is_listed_in_the_help() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert "show or clear the vector cache and built models" in result.stdout
+
+
+# --- the cache settings through core's config ------------------------------------------
+
+
+def test_the_cache_dir_variable_is_a_setting_config_loading_accepts(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolscout.config import load_settings
+
+    assert load_settings().cache_dir == str(cache_dir)
+    # The CLI loads settings for every command: TOOLSCOUT_CACHE_DIR must not be refused.
+    run(capsys, "backends")
+    assert json.loads(run(capsys, "cache", "show", "--json"))["directory"] == str(cache_dir)
+
+
+def test_cache_dir_and_cache_max_mb_come_from_toolscout_toml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv(CACHE_DIR_ENV, raising=False)
+    monkeypatch.delenv("TOOLSCOUT_CACHE_MAX_MB", raising=False)
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "configured"
+    (tmp_path / "toolscout.toml").write_text(
+        f'cache_dir = "{folder.as_posix()}"\ncache_max_mb = 3\n', encoding="utf-8"
+    )
+    report = json.loads(run(capsys, "cache", "show", "--json"))
+    assert report["directory"] == str(folder)
+    assert report["vectors"]["max_bytes"] == 3 << 20
+    # The environment wins over the file.
+    monkeypatch.setenv("TOOLSCOUT_CACHE_MAX_MB", "2")
+    assert json.loads(run(capsys, "cache", "show", "--json"))["vectors"]["max_bytes"] == 2 << 20
+
+
+def test_a_bad_cache_max_mb_in_config_names_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolscout import ConfigError
+    from toolscout.config import load_settings
+
+    monkeypatch.delenv("TOOLSCOUT_CACHE_MAX_MB", raising=False)
+    (tmp_path / "toolscout.toml").write_text("cache_max_mb = -1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="cache_max_mb"):
+        load_settings(tmp_path)

@@ -168,6 +168,11 @@ class Settings(BaseSettings):
     """tool_search answers with each tool's one-line summary (False: bare names)."""
     embedder: str | None = None
     """Embedder name for vector backends (None: the backend's default)."""
+    cache_dir: str | None = None
+    """toolscout's cache directory (vectors, built models); None: the user cache directory
+    (`~/.cache/toolscout` on Linux); `off`: no vector cache on disk."""
+    cache_max_mb: float | None = Field(None, gt=0)
+    """Size bound of the vector cache on disk in MB (None: 512)."""
     eviction: EvictionSettings = Field(default_factory=lambda: EvictionSettings())
     auto: AutoSettings = Field(default_factory=lambda: AutoSettings())
     """Auto mode: tool search only when the tools exceed a threshold (`[auto]`)."""

@@ -174,8 +174,7 @@ class LanceDBToolIndex(ToolIndexBase):
             )
         if self._memory:
             return  # a new memory:// connection holds nothing
-        listing = await self._db.list_tables()
-        names = set(getattr(listing, "tables", listing))
+        names = await _table_names(self._db)
         if self.options.table in names:
             table = await self._db.open_table(self.options.table)
             await self._check_table(table)
@@ -406,10 +405,8 @@ class LanceDBToolIndex(ToolIndexBase):
         await self._written(table, rows.num_rows)
 
     async def _merge(self, set_id: str, rows: pa.Table | None, removed: Sequence[str]) -> None:
-        from lancedb.expr import col, lit
-
         table = await self._ensure_table()
-        gone = (col("set_id") == lit(set_id)) & col("name").isin([lit(n) for n in removed])
+        gone = _in_set(set_id, removed)
         if rows is None:
             await table.delete(gone)
             return
@@ -424,10 +421,8 @@ class LanceDBToolIndex(ToolIndexBase):
         await self._written(table, rows.num_rows)
 
     async def _delete_set(self, set_id: str) -> None:
-        from lancedb.expr import col, lit
-
         if self._table is not None:
-            await self._table.delete(col("set_id") == lit(set_id))
+            await self._table.delete(f"set_id = {_sql_text(set_id)}")
 
     def _create_set(self, toolset: ToolSet) -> None:
         rows = self._rows(toolset.id, list(toolset.tools.values()))
@@ -553,8 +548,7 @@ class LanceDBToolIndex(ToolIndexBase):
         """The versions of the sessions and tools tables (None: no such table yet), opening
         tables another process created since."""
         if self._table is None or self._sessions is None:
-            listing = await self._db.list_tables()
-            names = set(getattr(listing, "tables", listing))
+            names = await _table_names(self._db)
             if self._table is None and self.options.table in names:
                 table = await self._db.open_table(self.options.table)
                 await self._check_table(table)
@@ -615,16 +609,14 @@ class LanceDBToolIndex(ToolIndexBase):
         return [float(s) for s in _cosine(self.cache.embed_documents(self.embedder, texts), vector)]
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
-        from lancedb.expr import col, lit
-
         table = self._table
         if table is None:
             return [], 0
-        where: Any = f"set_id = {_sql_text(toolset.id)}"  # a string parses fastest
-        if query.allowed is not None:  # names may hold any character: typed literals
-            where = (col("set_id") == lit(toolset.id)) & col("name").isin(
-                [lit(name) for name in query.allowed]
-            )
+        where = (
+            f"set_id = {_sql_text(toolset.id)}"
+            if query.allowed is None
+            else _in_set(toolset.id, query.allowed)
+        )
         wanted = max(query.limit, self.options.candidates)
         vector = self.cache.embed_query(self.embedder, query.text)
         options = self.options
@@ -739,8 +731,23 @@ class LanceDBToolIndex(ToolIndexBase):
 
 
 def _sql_text(value: str) -> str:
-    """A SQL string literal (for set ids, which are hex)."""
+    """A SQL string literal: any text, quotes doubled (SQL strings have no other escape)."""
     return "'" + value.replace("'", "''") + "'"
+
+
+def _in_set(set_id: str, names: Sequence[str]) -> str:
+    """The filter of the named rows of a set (none when `names` is empty)."""
+    if not names:
+        return "false"
+    listed = ", ".join(_sql_text(name) for name in names)
+    return f"set_id = {_sql_text(set_id)} AND name IN ({listed})"
+
+
+async def _table_names(db: Any) -> set[str]:
+    """The tables of a connection (lancedb below 0.25, whose import is fast, has
+    `table_names`; later versions `list_tables`)."""
+    listing = await (db.list_tables() if hasattr(db, "list_tables") else db.table_names())
+    return set(getattr(listing, "tables", listing))
 
 
 def _cosine(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
