@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from toolscout import ConfigError, ToolReference
+from toolscout import ConfigError, ToolReference, ToolscoutError
 from toolscout.types import thaw
 
 if TYPE_CHECKING:
@@ -21,12 +22,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MEMORY",
+    "StoreError",
     "check_location",
     "from_json",
     "is_memory",
     "local_path",
     "to_json",
     "tools_from_arrow",
+    "upstream_errors",
 ]
 
 MEMORY = "memory://"
@@ -107,3 +110,64 @@ def tools_from_arrow(table: pa.Table) -> dict[str, list[ToolReference]]:
             ToolReference(name, description or "", from_json(schema), from_json(metadata))
         )
     return sets
+
+
+class StoreError(ToolscoutError, RuntimeError):
+    """LanceDB failed to read or write a store; the message names the store and the fix."""
+
+
+#: LanceDB's messages end in the Rust source line that raised them (`, /root/.cargo/...rs:1:2`).
+_RUST_LOCATION = re.compile(r",?\s*/\S+\.rs:\d+:\d+")
+
+
+def upstream_message(error: BaseException) -> str:
+    """LanceDB's message on one line, without the Rust source locations it appends."""
+    text = _RUST_LOCATION.sub("", str(error)) or type(error).__name__
+    return " ".join(text.split())
+
+
+def _fix(message: str, uri: str) -> str:
+    lowered = message.lower()
+    if local_path(uri) is None and not is_memory(uri):
+        return (
+            "check the URI, the object store's credentials and region (environment "
+            "variables such as AWS_REGION), or give another `uri`"
+        )
+    if "not found" in lowered or "no such file" in lowered:
+        return (
+            "a file of the store is missing (deleted or moved while in use?); restore the "
+            "directory from a copy, or delete it and index the tools again"
+        )
+    return (
+        "the store looks damaged (a file was changed or cut short outside LanceDB); "
+        "restore the directory from a copy, or delete it (or give another `uri` or `table`) "
+        "and index the tools again"
+    )
+
+
+def _raised_by_us(error: BaseException) -> bool:
+    """Whether the innermost frame of the error's traceback is toolscout-lancedb's code."""
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return str(tb.tb_frame.f_globals.get("__name__", "")).startswith("toolscout_lancedb")
+
+
+@contextmanager
+def upstream_errors(uri: str, table: str, doing: str) -> Iterator[None]:
+    """Turn LanceDB's own errors while `doing` something into a `StoreError` naming the
+    store and what to do; toolscout's errors pass through unchanged."""
+    try:
+        yield
+    except ToolscoutError:
+        raise
+    except (RuntimeError, OSError, ValueError) as error:
+        if _raised_by_us(error):
+            raise  # e.g. "this LanceDB index is closed": already says what is wrong
+        message = upstream_message(error)
+        raise StoreError(
+            f"lancedb store {uri!r} (table {table!r}): {doing} failed: "
+            f"{type(error).__name__}: {message}; {_fix(message, uri)}"
+        ) from error
