@@ -1,6 +1,6 @@
 """Progressive tool disclosure with Claude, in classic or native (deferred-tool) mode.
 
-    pip install toolscout toolscout-regex toolscout-anthropic
+    pip install ./core ./backends/regex ./contrib/anthropic    # from a clone of the repository
     export ANTHROPIC_API_KEY=sk-ant-...
     python docs/examples/anthropic_advisor.py           # classic: discovered tools are sent
     python docs/examples/anthropic_advisor.py native    # native: defer_loading + tool_reference
@@ -82,4 +82,7 @@ def main(mode: str = "classic", index: Any = None, prompt: str | None = None) ->
 
 
 if __name__ == "__main__":
+    if not os.environ.get("ANTHROPIC_API_KEY"):
+        # The SDK's own error is a traceback; a missing key is the usual first stumble.
+        sys.exit("anthropic_advisor.py: set ANTHROPIC_API_KEY to run this example")
     main(sys.argv[1] if len(sys.argv) > 1 else "classic")

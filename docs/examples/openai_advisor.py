@@ -1,6 +1,6 @@
 """Progressive tool disclosure with OpenAI: the model sees one search tool, not every tool.
 
-    pip install toolscout toolscout-regex toolscout-openai
+    pip install ./core ./backends/regex ./contrib/openai    # from a clone of the repository
     export OPENAI_API_KEY=sk-...          # OPENAI_BASE_URL for a compatible server
     python docs/examples/openai_advisor.py            # Chat Completions
     python docs/examples/openai_advisor.py responses  # the Responses API
@@ -113,4 +113,10 @@ def main(api: str = "chat", index: Any = None, prompt: str | None = None) -> str
 
 
 if __name__ == "__main__":
+    if not os.environ.get("OPENAI_API_KEY"):
+        # The SDK's own error is a traceback; a missing key is the usual first stumble.
+        sys.exit(
+            "openai_advisor.py: set OPENAI_API_KEY (and OPENAI_BASE_URL for a compatible "
+            "server) to run this example"
+        )
     main(sys.argv[1] if len(sys.argv) > 1 else "chat")

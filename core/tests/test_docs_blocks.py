@@ -1,0 +1,239 @@
+"""Every python and console block of docs/ runs, or is listed here with why it cannot.
+
+Python blocks run in a fresh interpreter (they may set global state) in a scratch folder
+holding `tools.jsonl`, a copy of the demo catalog. Console blocks run each `$ toolscout ...`
+line there too (with `core` and `docs` linked in, so repository paths work) and compare what
+it prints, stdout then stderr, with the lines the page shows under it; an eval table is
+compared without its timing columns. A console run loads only regex and the backends the
+command names (`TOOLSCOUT_LOAD_PLUGINS`), as on a fresh install. A block whose backend is
+not installed is skipped with that reason (core's own test run has none); with the
+backends installed, every runnable block runs.
+
+A new block fails `test_every_block_is_run_or_listed` until it runs here or is listed in
+NOT_RUN with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, distribution
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+DEMO = ROOT / "core" / "src" / "toolscout" / "data" / "demo_tools.jsonl"
+
+#: Blocks that do not run here, by `page:line` of the opening fence, and why.
+NOT_RUN: dict[str, str] = {
+    "advisor.md:8": "calls the OpenAI API (needs OPENAI_API_KEY)",
+    "advisor.md:105": "fragment: `model`, `tools` and `index` come from the block above",
+    "architecture.md:71": "fragment: a class outline with elided bodies",
+    "backends/index.md:48": "needs the BFCL evaluation data, which is not in the repository",
+    "backends/postgres.md:27": "needs a PostgreSQL server with pgvector",
+    "backends/postgres.md:45": "starts a PostgreSQL server (backends/postgres tests do)",
+    "backends/postgres.md:55": "starts a PostgreSQL server (backends/postgres tests do)",
+    "cli.md:41": "the output of an install without lancedb; "
+    "test_cli.py::test_a_first_party_backend_not_installed_names_the_pip_line checks it",
+    "configuration.md:148": "shell exports, no output; test_config.py covers the variables",
+    "embedders.md:201": "installs packages (torch from the PyTorch index)",
+    "embedders.md:53": "calls the OpenAI embeddings API (needs OPENAI_API_KEY)",
+    "embedders.md:354": "shows a user's cache folders; test_embedders.py covers `cache show`",
+    "hooks.md:41": "fragment: `my_plugin_module` is the reader's",
+    "integrations/index.md:48": "fragment: keyword arguments of the integrations' classes",
+    "integrations/langchain.md:11": "runs a LangChain agent on OpenAI (needs OPENAI_API_KEY)",
+    "integrations/langchain.md:73": "fragment: an argument of the agent above",
+    "integrations/openai-agents.md:11": "runs an OpenAI agent (needs OPENAI_API_KEY)",
+    "integrations/openai-agents.md:94": "fragment: a call of the agent above",
+    "integrations/pydantic-ai.md:11": "runs a Pydantic AI agent on OpenAI (needs OPENAI_API_KEY)",
+    "mcp.md:63": "connects to the reader's MCP servers (contrib/mcp tests run real ones)",
+    "mcp.md:259": "connects to the MCP servers of servers.json (contrib/mcp tests do)",
+    "mcp.md:289": "fragment: needs MCP servers and a model",
+    "observability.md:8": "installs packages",
+    "observability.md:21": "fragment: `advisor` comes from docs/advisor.md (needs an API key)",
+    "observability.md:40": "fragment: the providers are the reader's",
+    "writing-a-backend.md:47": "fragment: method signatures of a backend",
+    "writing-a-backend.md:159": "fragment: the hook of the example backend",
+    "writing-a-backend.md:180": "fragment: names the reader's module",
+    "writing-a-backend.md:213": "test_conformance_docs.py runs this file's copy",
+    "writing-a-backend.md:350": "test_conformance_docs.py runs this file's copy",
+    "writing-a-backend.md:365": "test_conformance_docs.py runs this file's copy",
+    "writing-a-backend.md:388": "fragment: a fixture of the reader's test class",
+    "writing-a-backend.md:416": "fragment: settings of the reader's test class",
+    "writing-a-backend.md:450": "fragment: a method of the reader's test class",
+}
+
+#: Code a fragment needs before it runs (what the page says just before it).
+PRELUDE: dict[str, str] = {"configuration.md:135": "import toolscout\n"}
+
+#: Backends a python block uses, so it is skipped where they are not installed.
+BACKEND = re.compile(r"""load_index\(\s*["'](\w+)["']|--backend[ =](\w+)|-b (\w+)""")
+
+FENCE = re.compile(r"^```(python|console)[^\n]*\n(.*?)^```", re.M | re.S)
+
+
+@dataclass(frozen=True)
+class Block:
+    id: str
+    kind: str
+    code: str
+
+
+def blocks() -> list[Block]:
+    found = []
+    for page in sorted(DOCS.rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for match in FENCE.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            found.append(Block(f"{page.relative_to(DOCS)}:{line}", match[1], match[2]))
+    return found
+
+
+def runnable() -> list[Block]:
+    return [block for block in blocks() if block.id not in NOT_RUN]
+
+
+def test_every_block_is_run_or_listed() -> None:
+    ids = {block.id for block in blocks()}
+    stale = sorted(set(NOT_RUN) - ids)
+    assert not stale, f"NOT_RUN lists blocks that are not in docs/ (moved?): {stale}"
+    assert len(runnable()) >= 15, "most docs blocks should run here"
+
+
+def _installed(backends: set[str]) -> None:
+    for name in sorted(backends - {"reference"}):
+        try:
+            distribution(f"toolscout-{name}")
+        except PackageNotFoundError:
+            pytest.skip(f"uses the {name} backend: pip install ./backends/{name}")
+
+
+def _backends(code: str) -> set[str]:
+    used = {next(group for group in match.groups() if group) for match in BACKEND.finditer(code)}
+    if "load_index()" in code or "toolscout " in code:
+        used.add("regex")  # the default backend
+    return used
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    shutil.copy(DEMO, tmp_path / "tools.jsonl")
+    for folder in ("core", "docs"):
+        (tmp_path / folder).symlink_to(ROOT / folder)
+    return tmp_path
+
+
+def _env(plugins: set[str]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("TOOLSCOUT_")}
+    env["TOOLSCOUT_LOAD_PLUGINS"] = ",".join(sorted(plugins))
+    env["HF_HUB_OFFLINE"] = "1"
+    return env
+
+
+@pytest.mark.parametrize(
+    "block", [b for b in runnable() if b.kind == "python"], ids=lambda block: block.id
+)
+def test_python_block_runs(block: Block, scratch: Path) -> None:
+    _installed(_backends(block.code))
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("TOOLSCOUT_")}
+    result = subprocess.run(
+        [sys.executable, "-c", PRELUDE.get(block.id, "") + block.code],
+        cwd=scratch,
+        env={**env, "HF_HUB_OFFLINE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, f"docs/{block.id} fails:\n{result.stderr[-3000:]}"
+
+
+def _commands(code: str) -> list[tuple[str, list[str]]]:
+    """Each `$ command` of a console block with the output lines the page shows for it."""
+    commands: list[tuple[str, list[str]]] = []
+    for line in code.splitlines():
+        if line.startswith("$ "):
+            commands.append((line[2:], []))
+        elif commands:
+            commands[-1][1].append(line.rstrip())
+    return commands
+
+
+def _comparable(lines: list[str]) -> list[str]:
+    """Output lines as compared: an eval table without its timing columns."""
+    if lines and lines[0].split()[:2] == ["backend", "queries"]:
+        return ["  ".join(line.split()[:6]) for line in lines]
+    return [line.rstrip() for line in lines]
+
+
+@pytest.mark.parametrize(
+    "block", [b for b in runnable() if b.kind == "console"], ids=lambda block: block.id
+)
+def test_console_block_prints_what_the_page_shows(block: Block, scratch: Path) -> None:
+    ran = 0
+    for command, shown in _commands(block.code):
+        words = shlex.split(command, comments=True)
+        env_words = [w for w in words if re.match(r"^[A-Z_]+=", w)]
+        words = words[len(env_words) :]
+        if words[0] != "toolscout":
+            assert words[0] == "pip", f"docs/{block.id}: cannot run {command!r} here"
+            continue  # installs: the environment already has what the page installs
+        backends = _backends(command)
+        _installed(backends)
+        env = _env(backends | {"regex"})
+        env.update(word.split("=", 1) for word in env_words)
+        result = subprocess.run(
+            [sys.executable, "-m", "toolscout.cli", *words[1:]],
+            cwd=scratch,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        ran += 1
+        printed = (result.stdout + result.stderr).splitlines()
+        failing = any(": error:" in line for line in shown)
+        assert result.returncode == (2 if failing else 0), (
+            f"docs/{block.id}: `{command}` exited {result.returncode}:\n{result.stderr}"
+        )
+        if shown:
+            assert _comparable(printed) == _comparable(shown), (
+                f"docs/{block.id}: `{command}` prints something else; paste this into the "
+                "page:\n" + "\n".join(printed)
+            )
+    assert ran, f"docs/{block.id} runs no toolscout command; list it in NOT_RUN"
+
+
+@pytest.mark.parametrize(
+    ("example", "sdk", "key"),
+    [
+        ("openai_advisor.py", "openai", "OPENAI_API_KEY"),
+        ("anthropic_advisor.py", "anthropic", "ANTHROPIC_API_KEY"),
+    ],
+)
+def test_an_example_without_its_api_key_says_so_in_one_line(
+    example: str, sdk: str, key: str, scratch: Path
+) -> None:
+    pytest.importorskip(sdk)
+    pytest.importorskip(f"toolscout_{sdk}")
+    env = {k: v for k, v in os.environ.items() if k != key and not k.startswith("TOOLSCOUT_")}
+    result = subprocess.run(
+        [sys.executable, str(DOCS / "examples" / example)],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{example}: set {key}")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
