@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from anthropic_wire import WireServer, serve
+from toolscout.testing.wire import WireServer, serve
 
 # The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
 pytest_plugins = ["toolscout.testing.plugin"]
@@ -13,4 +13,4 @@ pytest_plugins = ["toolscout.testing.plugin"]
 
 @pytest.fixture
 def server() -> Iterator[WireServer]:
-    yield from serve()
+    yield from serve("anthropic")

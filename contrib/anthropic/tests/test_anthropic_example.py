@@ -7,9 +7,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from anthropic_wire import WireServer
 from test_anthropic_advisor import answer, calls, results, tool_names
 from toolscout.testing import ReferenceToolIndex
+from toolscout.testing.wire import WireServer
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "anthropic_advisor.py"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Literal
 
-import chat_wire
 import pytest
-from chat_wire import WireServer
 from langchain_core.tools import BaseTool, tool
 from langchain_openai import ChatOpenAI
+from toolscout.testing import wire as chat_wire
+from toolscout.testing.wire import WireServer
 
 
 @pytest.fixture

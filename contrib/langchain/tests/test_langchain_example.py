@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 import toolscout
-from chat_wire import WireServer, answer, calls, results, tool_names
+from toolscout.testing.wire import WireServer, answer, calls, results, tool_names
 
 EXAMPLE = (
     Path(__file__).resolve().parents[3]

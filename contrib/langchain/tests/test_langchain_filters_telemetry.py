@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 import toolscout
-from chat_wire import WireServer, answer, calls, results, tool_names
 from langchain.agents import create_agent
 from langchain_core.tools import BaseTool
 from langchain_openai import ChatOpenAI
 from toolscout import telemetry
+from toolscout.testing.wire import WireServer, answer, calls, results, tool_names
 from toolscout.tokens import tool_tokens
 from toolscout_langchain import ToolSearchMiddleware
 

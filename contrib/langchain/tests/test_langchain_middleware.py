@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 import toolscout
-from chat_wire import WireServer, answer, calls, results, system, tool_names
 from langchain.agents import create_agent
 from langchain_core.tools import BaseTool, tool
 from langchain_openai import ChatOpenAI
 from langgraph.checkpoint.memory import InMemorySaver
 from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX
+from toolscout.testing.wire import WireServer, answer, calls, results, system, tool_names
 from toolscout_langchain import LOADED_KEY, AutoThreshold, ToolSearchMiddleware
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import chat_wire
 from agents import OpenAIChatCompletionsModel, OpenAIResponsesModel
 from openai import AsyncOpenAI
+from toolscout.testing import wire as chat_wire
 
 Call = tuple[str, str, dict[str, Any]]
 

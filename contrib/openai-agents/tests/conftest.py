@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Literal
 
-import chat_wire
 import pytest
 from agents import FunctionTool, function_tool, set_tracing_disabled
 from apis import API, ChatCompletions, Responses
-from chat_wire import WireServer
 from openai import AsyncOpenAI
+from toolscout.testing import wire as chat_wire
+from toolscout.testing.wire import WireServer
 
 # The SDK exports traces to OpenAI by default; nothing here may leave the machine.
 set_tracing_disabled(True)

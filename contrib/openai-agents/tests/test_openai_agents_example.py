@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 import toolscout
 from apis import Responses
-from chat_wire import WireServer
+from toolscout.testing.wire import WireServer
 
 EXAMPLE = (
     Path(__file__).resolve().parents[3]

@@ -13,8 +13,8 @@ import pytest
 import toolscout
 from agents import Agent, FunctionTool, RunConfig, Runner
 from apis import API
-from chat_wire import WireServer
 from toolscout import telemetry
+from toolscout.testing.wire import WireServer
 from toolscout.tokens import tool_tokens
 from toolscout_openai_agents import ToolscoutTools
 

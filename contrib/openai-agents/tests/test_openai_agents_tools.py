@@ -24,8 +24,8 @@ from agents import (
     function_tool,
 )
 from apis import API
-from chat_wire import WireServer
 from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX
+from toolscout.testing.wire import WireServer
 from toolscout_openai_agents import AutoThreshold, ToolscoutTools
 
 

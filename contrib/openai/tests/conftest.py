@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import embeddings_wire
 import pytest
 from embeddings_wire import EmbeddingServer
-from openai_wire import WireServer, serve
+from toolscout.testing.wire import WireServer, serve
 
 # The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
 pytest_plugins = ["toolscout.testing.plugin"]

@@ -12,10 +12,10 @@ from typing import Any
 
 import openai
 import pytest
-from openai_wire import WireServer
 from toolscout.advisor import Advisor, AdvisorLoopError, ToolRegistry
 from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX
 from toolscout.testing import ReferenceToolIndex
+from toolscout.testing.wire import WireServer
 from toolscout_openai import OpenAIChatModel, OpenAIResponsesModel
 
 Call = tuple[str, str, dict[str, Any]]

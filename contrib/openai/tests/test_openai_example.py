@@ -8,9 +8,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from openai_wire import WireServer
 from test_openai_advisor import ChatCompletions, Responses
 from toolscout.testing import ReferenceToolIndex
+from toolscout.testing.wire import WireServer
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "openai_advisor.py"
 

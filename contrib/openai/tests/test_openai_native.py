@@ -30,12 +30,12 @@ from openai.types.responses.response_tool_search_output_item_param_param import 
 from openai.types.responses.tool_search_output_namespace_tool_param import (
     ToolSearchOutputNamespaceToolParam,
 )
-from openai_wire import WireServer
 from pydantic import TypeAdapter
 from test_openai_advisor import Responses
 from toolscout.advisor import Advisor, ToolRegistry
 from toolscout.auto import AutoThreshold
 from toolscout.testing import ReferenceToolIndex
+from toolscout.testing.wire import WireServer
 from toolscout.types import ToolReference
 from toolscout_openai import OpenAIResponsesModel
 from toolscout_openai.responses import metadata_namespace, prefix_namespaces

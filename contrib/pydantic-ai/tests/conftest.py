@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
-import chat_wire
 import pytest
-from chat_wire import WireServer
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai import OpenAIProvider
+from toolscout.testing import wire as chat_wire
+from toolscout.testing.wire import WireServer
 
 
 @pytest.fixture

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 import toolscout
-from chat_wire import WireServer, answer, calls, results, tool_names
 from pydantic_ai import Agent, Tool
 from pydantic_ai.models.openai import OpenAIChatModel
 from toolscout import telemetry
+from toolscout.testing.wire import WireServer, answer, calls, results, tool_names
 from toolscout.tokens import tool_tokens
 from toolscout_pydantic_ai import ToolscoutToolset
 

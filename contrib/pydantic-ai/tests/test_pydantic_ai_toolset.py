@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 import toolscout
-from chat_wire import WireServer, answer, calls, results, tool_names
 from pydantic_ai import Agent, RunContext
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.toolsets import FunctionToolset, WrapperToolset
 from toolscout.config import DEFAULT_SYSTEM_MESSAGE_SUFFIX
+from toolscout.testing.wire import WireServer, answer, calls, results, tool_names
 from toolscout_pydantic_ai import FOUND_KEY, AutoThreshold, ToolscoutToolset, found_tools
 
 

@@ -1,8 +1,16 @@
-"""A local HTTP server that speaks OpenAI's Chat Completions wire format.
+"""A local HTTP server that speaks a model provider's wire format and replays scripted turns.
 
-The same approach as contrib/openai/tests/openai_wire.py: the real `openai` client (here
-under the framework's model class) talks to it over HTTP, it replays scripted model turns,
-and every request body the client sent is kept so tests assert on what went over the wire.
+Integration tests run the real client SDK (`openai`, `anthropic`, or a framework's model
+class built on them) against it: it answers each POST with the next scripted reply and
+keeps every request body, so tests assert on exactly what went over the wire. Nothing here
+needs a network or an API key.
+
+    server = WireServer()                       # OpenAI: base_url ends in /v1
+    server = WireServer(dialect="anthropic")    # Anthropic: base_url is the bare host
+    server.script(calls(("c1", "tool_search", {"query": "weather"})), answer("Sunny."))
+
+The reply builders below are Chat Completions bodies (`calls`, `answer`) and readers of
+Chat Completions requests (`tool_names`, `results`, `system`).
 """
 
 from __future__ import annotations
@@ -11,16 +19,40 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
+
+__all__ = [
+    "Reply",
+    "WireServer",
+    "answer",
+    "calls",
+    "results",
+    "serve",
+    "system",
+    "tool_names",
+]
 
 Reply = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
 Call = tuple[str, str, dict[str, Any]]
+Dialect = Literal["openai", "anthropic"]
+
+# What each provider's client expects: where its API lives, and an error body it parses.
+_BASE_PATH: dict[Dialect, str] = {"openai": "/v1", "anthropic": ""}
+_EXHAUSTED: dict[Dialect, dict[str, Any]] = {
+    "openai": {"error": {"message": "script exhausted", "type": "test"}},
+    "anthropic": {"type": "error", "error": {"type": "api_error", "message": "script exhausted"}},
+}
 
 
 class WireServer:
-    """Serves scripted JSON replies on 127.0.0.1 (port 0: any free port), one per request."""
+    """Serves scripted JSON replies on 127.0.0.1 (port 0: any free port), one per request.
 
-    def __init__(self) -> None:
+    A request beyond the script gets a 500 in the provider's error format, so a test that
+    makes one call too many fails with the client's own error.
+    """
+
+    def __init__(self, dialect: Dialect = "openai") -> None:
+        self.dialect = dialect
         self.replies: list[Reply] = []
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self._lock = threading.Lock()
@@ -34,7 +66,7 @@ class WireServer:
                     server.requests.append((self.path, body))
                     reply = server.replies.pop(0) if server.replies else None
                 if reply is None:
-                    self._send(500, {"error": {"message": "script exhausted", "type": "test"}})
+                    self._send(500, _EXHAUSTED[server.dialect])
                     return
                 self._send(200, reply(body) if callable(reply) else reply)
 
@@ -57,7 +89,7 @@ class WireServer:
     @property
     def base_url(self) -> str:
         host, port = self.httpd.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"http://{host!s}:{port}{_BASE_PATH[self.dialect]}"
 
     @property
     def bodies(self) -> list[dict[str, Any]]:
@@ -67,9 +99,9 @@ class WireServer:
         self.replies.extend(replies)
 
 
-def serve() -> Iterator[WireServer]:
+def serve(dialect: Dialect = "openai") -> Iterator[WireServer]:
     """Start a server; stop it when the generator is closed (a pytest fixture body)."""
-    wire = WireServer()
+    wire = WireServer(dialect)
     wire.thread.start()
     try:
         yield wire
