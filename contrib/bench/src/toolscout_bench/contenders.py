@@ -53,10 +53,23 @@ class Contender:
     version: str
     options: Mapping[str, Any] = field(default_factory=dict)
     min_score: bool = False
+    #: The registered backend, when the contender's name is another (`postgres-hybrid`).
+    backend: str | None = None
+    #: An option given a new value on every build, for backends whose indexes live in a
+    #: shared server: each build gets its own (empty) index there (e.g. `schema`).
+    fresh_option: str | None = None
+    #: The server the run started for this contender (the report names it instead of a
+    #: `dsn` that stops working when the run ends).
+    server: str | None = None
 
     @property
     def label(self) -> str:
         return f"{self.name} (reference)" if self.kind == "reference" else self.name
+
+    @property
+    def plugin(self) -> str:
+        """The backend's registered name."""
+        return self.backend or self.name
 
     def build(self, **overrides: Any) -> ToolIndex:
         """A fresh, empty index of this backend with its options (plus `overrides`).
@@ -65,13 +78,17 @@ class Contender:
         backend's defaults plus the options given on the command line, so it is repeatable.
         """
         options = {**self.options, **overrides}
+        if self.fresh_option is not None:
+            import uuid
+
+            options[self.fresh_option] = f"bench_{uuid.uuid4().hex[:12]}"
         if self.kind == "reference":
             index: ToolIndex = REFERENCES[self.name](**options)
             return index
         from toolscout.loading import build
         from toolscout.plugins import registry
 
-        built: ToolIndex = build(registry.backend(self.name), options)
+        built: ToolIndex = build(registry.backend(self.plugin), options)
         return built
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,6 +99,9 @@ class Contender:
             "version": self.version,
             "options": dict(self.options),
             "min_score": self.min_score,
+            "backend": self.backend,
+            "fresh_option": self.fresh_option,
+            "server": self.server,
         }
 
 

@@ -235,7 +235,7 @@ def abstention(
             f"abstention needs answerable and unanswerable queries, got "
             f"{len(split.answerable)} and {len(split.unanswerable)}"
         )
-    cls = registry.backend(contender.name).cls
+    cls = registry.backend(contender.plugin).cls
     field = threshold_field(cls)
     if field is None:
         raise ValueError(f"backend {contender.name!r} has no min_* option to calibrate")

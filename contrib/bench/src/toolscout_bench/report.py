@@ -237,7 +237,12 @@ def _run_table(results: dict[str, Any]) -> str:
 def _contenders(results: dict[str, Any]) -> str:
     rows = []
     for c in results["contenders"]:
-        options = ", ".join(f"`{k}={v}`" for k, v in sorted(c["options"].items())) or "defaults"
+        # A server started for the run is named, not its dsn (gone when the run ended).
+        shown = {k: v for k, v in c["options"].items() if not (c.get("server") and k == "dsn")}
+        options = ", ".join(f"`{k}={v}`" for k, v in sorted(shown.items()))
+        if c.get("server"):
+            options = ", ".join(filter(None, [options, c["server"]]))
+        options = options or "defaults"
         rows.append([c["name"], c["kind"], f"{c['distribution']} {c['version']}", options])
     return _table(["name", "kind", "distribution", "options"], rows)
 

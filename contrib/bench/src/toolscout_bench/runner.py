@@ -29,6 +29,7 @@ from toolscout_bench import data as data_mod
 from toolscout_bench.contenders import Contender, Skip, discover
 from toolscout_bench.measure import abstention, close, latency_at_size, quality, token_report
 from toolscout_bench.memory import measure_point
+from toolscout_bench.servers import with_servers
 
 __all__ = ["SECTIONS", "Plan", "Progress", "load_average", "machine", "run", "with_overrides"]
 
@@ -461,9 +462,24 @@ def run(
         f"{plan.mode} run on {', '.join(d.name for d in datasets)} from {data_dir}; "
         f"sections: {', '.join(s for s in SECTIONS if s in plan.sections)}"
     )
-    contenders, skips = discover(backends, options or {})
+    found, skips = discover(backends, options or {})
     for skip in skips:
         progress(f"  skipped {skip.name}: {skip.reason}")
+    with with_servers(found, progress) as (contenders, unserved):
+        skips.extend(unserved)
+        return _measure(plan, datasets, contenders, skips, progress, data_dir, command, started)
+
+
+def _measure(
+    plan: Plan,
+    datasets: Sequence[data_mod.Dataset],
+    contenders: Sequence[Contender],
+    skips: list[Skip],
+    progress: Progress,
+    data_dir: Path,
+    command: str,
+    started: float,
+) -> dict[str, Any]:
     progress("contenders: " + ", ".join(c.label for c in contenders))
     info = machine()
     info["versions"].update({c.distribution: c.version for c in contenders})
