@@ -11,10 +11,15 @@ current set, works out the new one and points the session at it:
   workers indexing one catalog share one set, and 10,000 sessions holding it cost one.
 - A change to a set another session holds makes a new set (copy-on-write); a set one
   session holds alone is changed in place and its revision bumped.
-- The bookkeeping (sets, members, sessions) of every writer is serialised by one
-  transaction-scoped advisory lock per schema; the heavy part (definitions, postings,
-  vectors) is written before it, concurrently. A writer that dies mid-way rolls back
-  whole: there is never a partial set.
+- Writers of one session are serialised by a transaction-scoped advisory lock per
+  session, and writers of one set by its row: a writer locks its session's set `FOR
+  UPDATE` before it decides to change it in place, copy it or drop it, and a set it binds
+  the session to `FOR SHARE`, so no set changes under a session that was just bound to
+  it. Writers of different sessions and sets run at once; two that create the same set,
+  or wait for each other's sets, lose a race the database reports (unique violation,
+  deadlock) and start over. The heavy part (definitions, postings, vectors) is written
+  before the locks. A writer that dies mid-way rolls back whole: there is never a partial
+  set.
 
 Each process caches sets it has read (`SetCache`, by set id and revision) to turn hits
 (definition keys) into tools and to evaluate metadata filters and the names a query
@@ -247,7 +252,7 @@ class PostgresToolIndex(ToolIndexBase):
         self._lock_key = _lock_key(opts.schema)
         self.mode = opts.mode
         # The instance's capabilities: vectors only in the modes that use them.
-        self.capabilities = dataclasses.replace(
+        self.capabilities = dataclasses.replace(  # type: ignore[misc]
             type(self).capabilities, vectors=opts.mode != "keyword"
         )
         wants_vectors = opts.mode != "keyword" or opts.embedder is not None or ready is not None
@@ -460,7 +465,9 @@ class PostgresToolIndex(ToolIndexBase):
                 "COPY_POSTINGS",
                 "MISSING_VECTORS",
                 "CURRENT",
+                "CURRENT_LOCKED",
                 "WITH_FINGERPRINT",
+                "SHARE_FINGERPRINT",
                 "OTHER_HOLDERS",
                 "BIND",
                 "UNBIND",
@@ -993,9 +1000,11 @@ class PostgresToolIndex(ToolIndexBase):
         ensured: set[uuid.UUID] = set()
         if vectors is None and plan.fingerprint is not None:
             ensured = self._ensure(conn, prepared, guess, plan, lookup_first=True)
-        # Sets and sessions: one writer at a time per schema, until commit.
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
-        row = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
+        # One writer at a time per session, and per set: the session's own lock, then its
+        # set's row (a writer changing that set in place, dropping it, or binding another
+        # session to it waits for this commit). Writers of other sessions and sets go on.
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(self.schema, session_id)])
+        row = conn.execute(st["CURRENT_LOCKED"], {"session": session_id}).fetchone()
         if row is None:
             current = None
         elif guess is not None and guess.id == row[0] and guess.revision == int(row[1]):
@@ -1016,26 +1025,26 @@ class PostgresToolIndex(ToolIndexBase):
         fingerprint = plan.fingerprint
         if current is not None and current.fingerprint == fingerprint:
             return _Outcome(current, unchanged=True)
-        found = conn.execute(
-            st["LOOKUP"],
-            {
-                "fingerprint": fingerprint,
-                "set": current.id if current is not None else None,
-                "session": session_id,
-            },
-        ).fetchone()
-        assert found is not None
-        if found[0] is not None:
+        # A set with these tools, kept (FOR SHARE) from changing until this commits; a
+        # writer holding it meanwhile may change it or drop it first: then there is none.
+        shared = conn.execute(st["SHARE_FINGERPRINT"], {"fingerprint": fingerprint}).fetchone()
+        if shared is not None:
             # Another session holds exactly this set: point at it, write nothing else.
-            conn.execute(st["BIND"], {"session": session_id, "set": found[0]})
+            conn.execute(st["BIND"], {"session": session_id, "set": shared[0]})
             dropped = self._release(conn, current.id) if current is not None else []
-            return _Outcome(None, dropped, made=(found[0], int(found[1]), plan))
+            return _Outcome(None, dropped, made=(shared[0], int(shared[1]), plan))
+        others = False
+        if current is not None:
+            held = conn.execute(
+                st["OTHER_HOLDERS"], {"set": current.id, "session": session_id}
+            ).fetchone()
+            others = bool(held is not None and held[0])
         old = set(current.names) if current is not None else set()
         new = set(plan.keys.values())
         added = sorted(new - old)
         gone = sorted(old - new)
         delta = {"added": added, "gone": gone, "fingerprint": fingerprint}
-        if current is not None and not found[2]:
+        if current is not None and not others:
             # Held by this session alone: change it in place, only what changed.
             revision = conn.execute(st["IN_PLACE"], {"set": current.id, **delta}).fetchone()
             assert revision is not None
@@ -1115,7 +1124,7 @@ class PostgresToolIndex(ToolIndexBase):
             if lacking:  # collected since they were checked: embed them now
                 vectors = {**vectors, **self._embed(lacking)}
         cursor = conn.cursor()
-        if with_vectors:
+        if self._vector_oid is not None:
             with cursor.copy(st["COPY_DEFINITIONS_VECTORS"]) as copy:
                 copy.set_types(["uuid", "text", "int4", "int4", "int4", self._vector_oid])
                 for key in new:
@@ -1280,9 +1289,11 @@ def _postings(key: uuid.UUID, terms: Any) -> str:
     )
 
 
-def _lock_key(schema: str) -> int:
-    """The advisory lock that serialises one schema's writers (a signed 64-bit key)."""
-    digest = hashlib.blake2b(f"toolscout-postgres:{schema}".encode(), digest_size=8).digest()
+def _lock_key(schema: str, session: str | None = None) -> int:
+    """An advisory lock key (signed 64 bits): one schema's migrations, or with `session`
+    one session's writers (two sessions sharing a key only wait for each other)."""
+    text = f"toolscout-postgres:{schema}" + ("" if session is None else f"\0{session}")
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 

@@ -119,7 +119,20 @@ SELECT st.id, st.revision, st.fingerprint
 FROM {s}.sessions se JOIN {s}.sets st ON st.id = se.set_id
 WHERE se.id = %(session)s
 """
+#: Under the session's lock: its set, locked against every other writer that would
+#: change it in place, drop it, or bind a session to it (they wait for this commit).
+CURRENT_LOCKED = """
+SELECT st.id, st.revision, st.fingerprint
+FROM {s}.sessions se JOIN {s}.sets st ON st.id = se.set_id
+WHERE se.id = %(session)s
+FOR UPDATE OF st
+"""
 WITH_FINGERPRINT = "SELECT id, revision FROM {s}.sets WHERE fingerprint = %(fingerprint)s"
+#: A set with the wanted fingerprint, kept from being changed in place or dropped until
+#: the session bound to it commits.
+SHARE_FINGERPRINT = (
+    "SELECT id, revision FROM {s}.sets WHERE fingerprint = %(fingerprint)s FOR SHARE"
+)
 OTHER_HOLDERS = (
     "SELECT EXISTS (SELECT 1 FROM {s}.sessions WHERE set_id = %(set)s AND id <> %(session)s)"
 )
