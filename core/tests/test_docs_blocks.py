@@ -31,47 +31,47 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 DEMO = ROOT / "core" / "src" / "toolscout" / "data" / "demo_tools.jsonl"
 
-#: Blocks that do not run here, by `page:line` of the opening fence, and why.
+#: Blocks that do not run here, by `page#N` (the page's Nth python or console block), and why.
 NOT_RUN: dict[str, str] = {
-    "advisor.md:8": "calls the OpenAI API (needs OPENAI_API_KEY)",
-    "advisor.md:105": "fragment: `model`, `tools` and `index` come from the block above",
-    "architecture.md:71": "fragment: a class outline with elided bodies",
-    "backends/index.md:48": "needs the BFCL evaluation data, which is not in the repository",
-    "backends/postgres.md:27": "needs a PostgreSQL server with pgvector",
-    "backends/postgres.md:45": "starts a PostgreSQL server (backends/postgres tests do)",
-    "backends/postgres.md:55": "starts a PostgreSQL server (backends/postgres tests do)",
-    "cli.md:41": "the output of an install without lancedb; "
+    "advisor.md#1": "calls the OpenAI API (needs OPENAI_API_KEY)",
+    "advisor.md#2": "fragment: `model`, `tools` and `index` come from the block above",
+    "architecture.md#1": "fragment: a class outline with elided bodies",
+    "backends/index.md#1": "needs the BFCL evaluation data, which is not in the repository",
+    "backends/postgres.md#1": "needs a PostgreSQL server with pgvector",
+    "backends/postgres.md#2": "starts a PostgreSQL server (backends/postgres tests do)",
+    "backends/postgres.md#3": "starts a PostgreSQL server (backends/postgres tests do)",
+    "cli.md#2": "the output of an install without lancedb; "
     "test_cli.py::test_a_first_party_backend_not_installed_names_the_pip_line checks it",
-    "configuration.md:148": "shell exports, no output; test_config.py covers the variables",
-    "embedders.md:201": "installs packages (torch from the PyTorch index)",
-    "embedders.md:53": "calls the OpenAI embeddings API (needs OPENAI_API_KEY)",
-    "embedders.md:354": "shows a user's cache folders; test_embedders.py covers `cache show`",
-    "hooks.md:41": "fragment: `my_plugin_module` is the reader's",
-    "integrations/index.md:48": "fragment: keyword arguments of the integrations' classes",
-    "integrations/langchain.md:11": "runs a LangChain agent on OpenAI (needs OPENAI_API_KEY)",
-    "integrations/langchain.md:73": "fragment: an argument of the agent above",
-    "integrations/openai-agents.md:11": "runs an OpenAI agent (needs OPENAI_API_KEY)",
-    "integrations/openai-agents.md:94": "fragment: a call of the agent above",
-    "integrations/pydantic-ai.md:11": "runs a Pydantic AI agent on OpenAI (needs OPENAI_API_KEY)",
-    "mcp.md:63": "connects to the reader's MCP servers (contrib/mcp tests run real ones)",
-    "mcp.md:259": "connects to the MCP servers of servers.json (contrib/mcp tests do)",
-    "mcp.md:289": "fragment: needs MCP servers and a model",
-    "observability.md:8": "installs packages",
-    "observability.md:21": "fragment: `advisor` comes from docs/advisor.md (needs an API key)",
-    "observability.md:40": "fragment: the providers are the reader's",
-    "writing-a-backend.md:47": "fragment: method signatures of a backend",
-    "writing-a-backend.md:159": "fragment: the hook of the example backend",
-    "writing-a-backend.md:180": "fragment: names the reader's module",
-    "writing-a-backend.md:213": "test_conformance_docs.py runs this file's copy",
-    "writing-a-backend.md:350": "test_conformance_docs.py runs this file's copy",
-    "writing-a-backend.md:365": "test_conformance_docs.py runs this file's copy",
-    "writing-a-backend.md:388": "fragment: a fixture of the reader's test class",
-    "writing-a-backend.md:416": "fragment: settings of the reader's test class",
-    "writing-a-backend.md:450": "fragment: a method of the reader's test class",
+    "configuration.md#3": "shell exports, no output; test_config.py covers the variables",
+    "embedders.md#2": "installs packages (torch from the PyTorch index)",
+    "embedders.md#1": "calls the OpenAI embeddings API (needs OPENAI_API_KEY)",
+    "embedders.md#3": "shows a user's cache folders; test_embedders.py covers `cache show`",
+    "hooks.md#1": "fragment: `my_plugin_module` is the reader's",
+    "integrations/index.md#1": "fragment: keyword arguments of the integrations' classes",
+    "integrations/langchain.md#1": "runs a LangChain agent on OpenAI (needs OPENAI_API_KEY)",
+    "integrations/langchain.md#2": "fragment: an argument of the agent above",
+    "integrations/openai-agents.md#1": "runs an OpenAI agent (needs OPENAI_API_KEY)",
+    "integrations/openai-agents.md#2": "fragment: a call of the agent above",
+    "integrations/pydantic-ai.md#1": "runs a Pydantic AI agent on OpenAI (needs OPENAI_API_KEY)",
+    "mcp.md#1": "connects to the reader's MCP servers (contrib/mcp tests run real ones)",
+    "mcp.md#2": "connects to the MCP servers of servers.json (contrib/mcp tests do)",
+    "mcp.md#3": "fragment: needs MCP servers and a model",
+    "observability.md#1": "installs packages",
+    "observability.md#2": "fragment: `advisor` comes from docs/advisor.md (needs an API key)",
+    "observability.md#3": "fragment: the providers are the reader's",
+    "writing-a-backend.md#1": "fragment: method signatures of a backend",
+    "writing-a-backend.md#2": "fragment: the hook of the example backend",
+    "writing-a-backend.md#3": "fragment: names the reader's module",
+    "writing-a-backend.md#4": "test_conformance_docs.py runs this file's copy",
+    "writing-a-backend.md#5": "test_conformance_docs.py runs this file's copy",
+    "writing-a-backend.md#6": "test_conformance_docs.py runs this file's copy",
+    "writing-a-backend.md#7": "fragment: a fixture of the reader's test class",
+    "writing-a-backend.md#8": "fragment: settings of the reader's test class",
+    "writing-a-backend.md#9": "fragment: a method of the reader's test class",
 }
 
 #: Code a fragment needs before it runs (what the page says just before it).
-PRELUDE: dict[str, str] = {"configuration.md:135": "import toolscout\n"}
+PRELUDE: dict[str, str] = {"configuration.md#2": "import toolscout\n"}
 
 #: Backends a python block uses, so it is skipped where they are not installed.
 BACKEND = re.compile(r"""load_index\(\s*["'](\w+)["']|--backend[ =](\w+)|-b (\w+)""")
@@ -90,9 +90,8 @@ def blocks() -> list[Block]:
     found = []
     for page in sorted(DOCS.rglob("*.md")):
         text = page.read_text(encoding="utf-8")
-        for match in FENCE.finditer(text):
-            line = text.count("\n", 0, match.start()) + 1
-            found.append(Block(f"{page.relative_to(DOCS)}:{line}", match[1], match[2]))
+        for number, match in enumerate(FENCE.finditer(text), 1):
+            found.append(Block(f"{page.relative_to(DOCS)}#{number}", match[1], match[2]))
     return found
 
 
