@@ -167,12 +167,19 @@ def test_with_min_score_the_hybrid_ranking_keeps_every_hit_that_similar() -> Non
         {"name": "gamma", "summary": "", "similarity": 0.4},
         {"name": "alpha", "summary": "", "similarity": 0.1},
     ]
-    text_rows = [{"name": "alpha", "summary": "", "similarity": 0.1}]
+    text_rows = [{"name": "alpha", "summary": "", "similarity": 0.1, "bm25": 3.0}]
 
     def fused(**options: Any) -> list[tuple[str, float]]:
-        index = LanceDBToolIndex(embedder, name_match_weight=0.0, **options)  # type: ignore[arg-type]
+        index = LanceDBToolIndex(
+            embedder,  # type: ignore[arg-type]
+            fusion="rank",
+            vector_weight=1.2,
+            text_weight=1.0,
+            name_match_weight=0.0,
+            **options,
+        )
         query = Query("alpha", 5, analyzer=index.analyzer)
-        hits, total = index._fuse(toolset, query, vector_rows, text_rows, np.zeros(64))
+        hits, total = index._fuse(toolset, query, vector_rows, text_rows, [np.zeros(64)])
         assert total == 3
         return [(hit.name, round(hit.score, 6)) for hit in hits]
 

@@ -41,7 +41,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from weakref import WeakKeyDictionary
 
 from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
-from toolscout.embedders import Embedder, EmbeddingCache, load_embedder, shared_cache
+from toolscout.embedders import (
+    Embedder,
+    EmbeddingCache,
+    check_matrix,
+    load_embedder,
+    shared_cache,
+)
 from toolscout.index import Query
 from toolscout.toolsets import StoredState, ToolSet, ToolSets
 from toolscout.types import ToolSearchRequest, ToolSearchResponse
@@ -55,7 +61,7 @@ from toolscout_lancedb.store import (
     to_json,
     tools_from_arrow,
 )
-from toolscout_lancedb.text import embedding_text, full_text, name_match, repeats
+from toolscout_lancedb.text import clauses, embedding_text, full_text, name_match, repeats
 
 if TYPE_CHECKING:
     import numpy as np
@@ -561,7 +567,12 @@ class LanceDBToolIndex(ToolIndexBase):
 
     # --- the engine: search ------------------------------------------------------------
 
-    async def _vector_hits(self, table: Any, where: Any, vector: Any, limit: int) -> list[Row]:
+    async def _vector_hits(
+        self, table: Any, where: Any, vectors: Sequence[Any], limit: int
+    ) -> list[list[Row]]:
+        """The nearest `limit` rows to each query vector, most similar first (several
+        vectors go in one LanceDB query, which answers each with its `query_index`)."""
+        vector: Any = vectors[0] if len(vectors) == 1 else list(vectors)
         found = await (
             table.query()
             .nearest_to(vector)
@@ -571,19 +582,26 @@ class LanceDBToolIndex(ToolIndexBase):
             .limit(limit)
             .to_arrow()
         )
-        return [
-            {"name": name, "summary": summary, "similarity": 1.0 - distance}
-            for name, summary, distance in zip(
-                found.column("name").to_pylist(),
-                found.column("summary").to_pylist(),
-                found.column("_distance").to_pylist(),
-                strict=True,
-            )
-        ]
+        lists: list[list[Row]] = [[] for _ in vectors]
+        which = (
+            found.column("query_index").to_pylist() if len(vectors) > 1 else [0] * found.num_rows
+        )
+        for at, name, summary, distance in zip(
+            which,
+            found.column("name").to_pylist(),
+            found.column("summary").to_pylist(),
+            found.column("_distance").to_pylist(),
+            strict=True,
+        ):
+            lists[at].append({"name": name, "summary": summary, "similarity": 1.0 - distance})
+        for rows in lists:
+            rows.sort(key=lambda row: -row["similarity"])
+        return lists
 
     async def _text_hits(self, table: Any, where: Any, terms: str, limit: int) -> list[Row]:
-        """The full-text hits, best first (their similarity to the query is filled in by
-        `_fuse` for the few that need it: fetching every hit's vector here costs more)."""
+        """The full-text hits, best first, with their BM25 score (their similarity to the
+        query is filled in by `_fuse` for those no vector list found: fetching every hit's
+        vector here costs more)."""
         from lancedb.query import MatchQuery
 
         found = await (
@@ -595,18 +613,39 @@ class LanceDBToolIndex(ToolIndexBase):
             .to_arrow()
         )
         return [
-            {"name": name, "summary": summary, "similarity": None}
-            for name, summary in zip(
-                found.column("name").to_pylist(), found.column("summary").to_pylist(), strict=True
+            {"name": name, "summary": summary, "similarity": None, "bm25": float(score)}
+            for name, summary, score in zip(
+                found.column("name").to_pylist(),
+                found.column("summary").to_pylist(),
+                found.column("_score").to_pylist(),
+                strict=True,
             )
         ]
 
-    def _similarities(self, toolset: ToolSet, names: Sequence[str], vector: Any) -> list[float]:
-        """Cosine similarities of the named tools to the query vector, from their vectors in
+    def _similarities(
+        self, toolset: ToolSet, names: Sequence[str], vectors: Sequence[Any]
+    ) -> list[float]:
+        """Each named tool's best cosine similarity to the query vectors, from its vector in
         the embedding cache (a text it no longer holds is embedded again: same model, same
         vector as the stored one)."""
+        import numpy as np
+
         texts = [embedding_text(toolset.tools[name]) for name in names]
-        return [float(s) for s in _cosine(self.cache.embed_documents(self.embedder, texts), vector)]
+        matrix = self.cache.embed_documents(self.embedder, texts)
+        best = np.max([_cosine(matrix, vector) for vector in vectors], axis=0)
+        return [float(s) for s in best]
+
+    def _query_vectors(self, query: Query) -> list[Any]:
+        """The whole query's vector, then one per clause of a query that asks for several
+        things (`split_query`): a clause finds the tool for its own step, which the whole
+        query's vector, an average of every step, ranks low."""
+        vectors = [self.cache.embed_query(self.embedder, query.text)]
+        if self.options.split_query:
+            parts = clauses(query.text)
+            if len(parts) > 1:
+                # One batch, not cached: a clause rarely comes again outside its query.
+                vectors += list(check_matrix(self.embedder, parts, self.embedder.embed(parts)))
+        return vectors
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         table = self._table
@@ -618,20 +657,21 @@ class LanceDBToolIndex(ToolIndexBase):
             else _in_set(toolset.id, query.allowed)
         )
         wanted = max(query.limit, self.options.candidates)
-        vector = self.cache.embed_query(self.embedder, query.text)
+        vectors = self._query_vectors(query)
         options = self.options
         hybrid = options.mode == "hybrid"
         terms = " ".join(query.terms) if hybrid and options.text_weight > 0 else ""
         by_vector = not hybrid or options.vector_weight > 0
 
-        async def both() -> tuple[list[Row] | None, list[Row] | None]:
+        async def both() -> tuple[list[list[Row]] | None, list[Row] | None]:
             return await asyncio.gather(  # type: ignore[return-value]
-                self._vector_hits(table, where, vector, wanted) if by_vector else _nothing(),
+                self._vector_hits(table, where, vectors, wanted) if by_vector else _nothing(),
                 self._text_hits(table, where, terms, wanted) if terms else _nothing(),
             )
 
-        vector_rows, text_rows = loop.run(both())
-        vector_rows = vector_rows or []
+        vector_lists, text_rows = loop.run(both())
+        vector_rows = _best_similarity(vector_lists or [[]])
+        text_rows = text_rows or []
         tools = toolset.tools  # rows of a change made meanwhile are not this set's
         if not hybrid:
             kept = [row for row in vector_rows if row["name"] in tools]
@@ -640,7 +680,7 @@ class LanceDBToolIndex(ToolIndexBase):
                 for row in kept[: query.limit]
             ]
             return hits, len(kept)
-        return self._fuse(toolset, query, vector_rows, text_rows or [], vector)
+        return self._fuse(toolset, query, vector_rows, text_rows, vectors)
 
     def _fuse(
         self,
@@ -648,13 +688,19 @@ class LanceDBToolIndex(ToolIndexBase):
         query: Query,
         vector_rows: list[Row],
         text_rows: list[Row],
-        vector: Any,
+        vectors: Sequence[Any],
     ) -> tuple[list[ToolHit], int]:
-        """Weighted reciprocal-rank fusion, weight / (rrf_k + rank) summed over both lists,
-        plus the name-match bonus for every tool either list found; the best
-        `query.limit` hits and how many tools either list found.
+        """Fuse the vector and full-text hits (`fusion`), plus the name-match bonus, for
+        every tool either list found; the best `query.limit` hits and how many tools either
+        list found.
 
-        The fused ranking decides the order; the score reported is a similarity floor: the
+        `score` fusion adds `vector_weight` x cosine similarity, `text_weight` x BM25
+        relative to the best full-text hit, and `name_match_weight` x the share of the
+        tool's name terms in the query: each term is on a fixed scale (0 to 1), so a strong
+        match in one list outweighs a weak first place in the other. `rank` fusion adds
+        weight / (rrf_k + rank) over both lists, and the bonus as a rank-1 share.
+
+        The fused score decides the order; the score reported is a similarity floor: the
         lowest cosine similarity to the query of the hit and of every hit above it. Scores
         so descend with the ranking, and core's `min_score` keeps exactly the hits at least
         that similar, because with a floor set the hits below it are ranked after the others
@@ -662,23 +708,50 @@ class LanceDBToolIndex(ToolIndexBase):
         """
         options = self.options
         tools = toolset.tools
+        by_score = options.fusion == "score"
         k = options.rrf_k
-        fused: dict[str, list[Any]] = {}  # name -> [fused, similarity, summary]
-        lists = ((options.vector_weight, vector_rows), (options.text_weight, text_rows))
-        for weight, rows in lists:
-            if weight <= 0:
+        fused: dict[str, list[Any]] = {}  # name -> [fused, similarity, summary, bm25]
+        for row in vector_rows:
+            if row["name"] in tools:
+                fused[row["name"]] = [0.0, row["similarity"], row["summary"] or "", 0.0]
+        best_bm25 = max((row["bm25"] for row in text_rows), default=0.0)
+        for rank, row in enumerate(text_rows, 1):
+            name = row["name"]
+            if name not in tools:
                 continue
-            for rank, row in enumerate(rows, 1):
-                name = row["name"]
-                if name not in tools:
-                    continue
-                entry = fused.get(name)
-                if entry is None:
-                    entry = fused[name] = [0.0, row["similarity"], row["summary"] or ""]
-                entry[0] += weight / (k + rank)
-        if options.name_match_weight > 0 and fused and query.terms:
-            terms = frozenset(query.terms)
+            entry = fused.get(name)
+            if entry is None:
+                entry = fused[name] = [0.0, None, row["summary"] or "", 0.0]
+            if by_score:
+                entry[3] = row["bm25"] / best_bm25 if best_bm25 > 0 else 0.0
+            else:
+                entry[3] = 1.0 / (k + rank)
+        floor = options.min_score
+        # Full-text hits no vector list returned: their similarity (score fusion needs every
+        # one; rank fusion those returned, and with a floor every hit, which it orders).
+        if by_score or floor > 0:
+            unknown = [n for n, entry in fused.items() if entry[1] is None]
+        else:
+            unknown = []  # filled below, once the order is known
+        if unknown:
+            for name, similarity in zip(
+                unknown, self._similarities(toolset, unknown, vectors), strict=True
+            ):
+                fused[name][1] = similarity
+        if by_score:
+            for entry in fused.values():
+                entry[0] = options.vector_weight * entry[1] + options.text_weight * entry[3]
+            bonus = options.name_match_weight
+        else:
+            for rank, row in enumerate(vector_rows, 1):
+                entry = fused.get(row["name"])
+                if entry is not None:
+                    entry[0] += options.vector_weight / (k + rank)
+            for entry in fused.values():
+                entry[0] += options.text_weight * entry[3]
             bonus = options.name_match_weight / (k + 1)
+        if bonus > 0 and fused and query.terms:
+            terms = frozenset(query.terms)
             known = self._name_terms.get(toolset)
             if known is None:
                 known = self._name_terms[toolset] = {}
@@ -688,13 +761,10 @@ class LanceDBToolIndex(ToolIndexBase):
                     own = known[name] = frozenset(self.analyzer.tool_terms(tools[name]).name)
                 entry[0] += bonus * name_match(own, terms)
         order = sorted(fused, key=lambda name: (-fused[name][0], name))
-        floor = options.min_score
-        # Full-text hits the vector query did not return: their similarity, for those
-        # returned (and, with a floor, for every hit, which the floor orders).
-        unknown = [n for n in (order if floor > 0 else order[: query.limit]) if fused[n][1] is None]
+        unknown = [n for n in order[: query.limit] if fused[n][1] is None]
         if unknown:
             for name, similarity in zip(
-                unknown, self._similarities(toolset, unknown, vector), strict=True
+                unknown, self._similarities(toolset, unknown, vectors), strict=True
             ):
                 fused[name][1] = similarity
         if floor > 0:
@@ -704,7 +774,7 @@ class LanceDBToolIndex(ToolIndexBase):
         hits = []
         lowest = float("inf")
         for name in order[: query.limit]:
-            _fused, similarity, summary = fused[name]
+            _fused, similarity, summary, _text = fused[name]
             lowest = min(lowest, float(similarity))
             hits.append(ToolHit(name, lowest, summary))
         return hits, len(order)
@@ -748,6 +818,22 @@ async def _table_names(db: Any) -> set[str]:
     `table_names`; later versions `list_tables`)."""
     listing = await (db.list_tables() if hasattr(db, "list_tables") else db.table_names())
     return set(getattr(listing, "tables", listing))
+
+
+def _best_similarity(lists: Sequence[list[Row]]) -> list[Row]:
+    """The vector hits of several query vectors as one list, each tool once with its best
+    similarity, most similar first (a tool one list missed is below that list's last hit,
+    so its best similarity is that of a list that found it, unless every list is cut
+    short)."""
+    if len(lists) == 1:
+        return lists[0]
+    best: dict[str, Row] = {}
+    for rows in lists:
+        for row in rows:
+            seen = best.get(row["name"])
+            if seen is None or row["similarity"] > seen["similarity"]:
+                best[row["name"]] = row
+    return sorted(best.values(), key=lambda row: -row["similarity"])
 
 
 def _cosine(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:

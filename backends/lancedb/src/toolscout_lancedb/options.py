@@ -21,10 +21,10 @@ _TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 class LanceDBOptions(PersistentOptions):
     """Validated configuration of `LanceDBToolIndex`.
 
-    `hybrid` ranks by weighted reciprocal-rank fusion of LanceDB full-text search (BM25
-    over core's analysed terms of the tool's name, parameters and description) and vector
-    search, plus a bonus for tools whose name terms the query contains; `vector` ranks by
-    cosine similarity alone.
+    `hybrid` fuses LanceDB full-text search (BM25 over core's analysed terms of the tool's
+    name, parameters and description) and vector search (`fusion`: by score, or by rank),
+    plus a bonus for tools whose name terms the query contains; `vector` ranks by cosine
+    similarity alone. Both embed a multi-part query's clauses too (`split_query`).
     """
 
     # The field weights are realised as repeats in one full-text column. Tuned on
@@ -75,22 +75,36 @@ class LanceDBOptions(PersistentOptions):
     embedder_options: dict[str, Any] = Field(
         default_factory=dict, description="Options for the embedder, on top of its config."
     )
+    fusion: Literal["score", "rank"] = Field(
+        "score",
+        description="Hybrid: how the two lists are fused. `score` adds vector_weight x "
+        "cosine similarity, text_weight x BM25 relative to the best full-text hit and "
+        "name_match_weight x the share of the name's terms in the query; `rank` adds "
+        "weight / (rrf_k + rank) over both lists (reciprocal-rank fusion).",
+    )
+    split_query: bool = Field(
+        True,
+        description="Embed each clause of a query that asks for several things (its "
+        "sentences, cut at 'then', 'also', 'finally' ...) as well as the whole query; a "
+        "tool's similarity is its best over them.",
+    )
+    # Score fusion's weights, tuned on ../shared/eval (BFCL), confirmed on Seal-Tools.
     vector_weight: float = Field(
-        1.2, ge=0.0, description="Weight of the vector ranking in hybrid fusion."
+        1.0, ge=0.0, description="Hybrid: weight of the vector similarity (or ranking)."
     )
     text_weight: float = Field(
-        1.0, ge=0.0, description="Weight of the full-text ranking in hybrid fusion."
+        0.25, ge=0.0, description="Hybrid: weight of the full-text score (or ranking)."
     )
     name_match_weight: float = Field(
-        0.5,
+        0.1,
         ge=0.0,
-        description="Hybrid only: a tool whose name terms all appear in the query gains what "
-        "rank 1 of a ranking with this weight gives (a partial match, its share of that).",
+        description="Hybrid only: weight of the share of a tool's name terms the query "
+        "contains (with `rank` fusion, as a share of what rank 1 with this weight gives).",
     )
     rrf_k: float = Field(
         5.0,
         gt=0.0,
-        description="Reciprocal-rank constant: a hit at rank r scores weight / (rrf_k + r).",
+        description="`rank` fusion: a hit at rank r scores weight / (rrf_k + r).",
     )
     candidates: int = Field(
         50,
