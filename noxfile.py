@@ -72,7 +72,9 @@ def integration(session: nox.Session) -> None:
         str(p.parent.relative_to(ROOT)) for p in ROOT.glob("tests/plugins/*/pyproject.toml")
     )
     install(session, *(f"{m}[test]" for m in members("backends") + members("contrib")), *fixtures)
-    run_pytest(session, "tests")
+    # The docs' code blocks again, now that the backends and SDKs they use are installed
+    # (core's own session skips those blocks).
+    run_pytest(session, "tests", "core/tests/test_docs_blocks.py")
 
 
 @nox.session(python=PYTHON, tags=["checks"])
