@@ -288,7 +288,19 @@ def test_search_prints_hits_and_savings_for_people(
     )
     assert code == 0
     assert "1. drive_upload_file" in out
-    assert "saved" in out and "o200k_base" in out
+    assert "tokens (o200k_base): sent" in out
+
+
+def test_search_on_a_catalog_smaller_than_the_search_tool_says_it_costs_more(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    catalog = tmp_path / "one.json"
+    catalog.write_text(json.dumps([{"name": "ping", "description": "Ping."}]))
+    code, out, _err = run(capsys, "search", "ping", "--catalog", str(catalog), "-b", "reference")
+    assert code == 0
+    savings = out.strip().splitlines()[-1]
+    assert "for all 1 tool:" in savings and "more than sending every tool" in savings
+    assert "saved" not in savings and "-" not in savings.split(":", 1)[1]
 
 
 def test_search_uses_the_configured_backend(

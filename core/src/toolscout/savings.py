@@ -57,8 +57,17 @@ class TokenSavings:
         return (
             f"tokens ({self.encoding}): sent {self.sent_tokens:,} (tool_search + "
             f"{self.returned_tools} tool{'s' if self.returned_tools != 1 else ''}) instead of "
-            f"{self.catalog_tokens:,} for all {self.catalog_tools:,} tools: saved "
-            f"{self.saved_tokens:,} ({self.saved_percent:.1f}%)"
+            f"{self.catalog_tokens:,} for all {self.catalog_tools:,} "
+            f"tool{'s' if self.catalog_tools != 1 else ''}: {self._verdict()}"
+        )
+
+    def _verdict(self) -> str:
+        if self.saved_tokens >= 0:
+            return f"saved {self.saved_tokens:,} ({self.saved_percent:.1f}%)"
+        # A catalog smaller than the search tool: say so, rather than a negative saving.
+        return (
+            f"{-self.saved_tokens:,} more than sending every tool; below auto mode's "
+            "threshold the integrations send every tool as usual"
         )
 
 
