@@ -53,6 +53,17 @@ def test_a_missing_config_is_one_line_and_status_2(
     assert "toolscout mcp: error:" in err and "does not exist" in err
 
 
+@pytest.mark.parametrize("command", ["serve", "tools"])
+def test_a_config_with_no_enabled_server_is_one_line_and_status_2(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path / "servers.json", {"off": {"command": "x", "disabled": True}})
+    assert main(["mcp", command, "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "lists no enabled MCP servers; add one under mcpServers" in err
+
+
 def test_an_unknown_backend_fails_before_any_server_starts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -18,7 +18,10 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from toolscout_mcp.servers import ServerConfig
 
 __all__ = ["add_commands", "main"]
 
@@ -213,6 +216,19 @@ def _restart_policy(args: argparse.Namespace) -> Any:
     )
 
 
+def _enabled_servers(config: str) -> list[ServerConfig]:
+    """The servers `config` enables; none is an error (there would be nothing to serve)."""
+    from toolscout_mcp.servers import load_servers
+
+    servers = load_servers(config)
+    if not servers:
+        raise ValueError(
+            f"{config} lists no enabled MCP servers; add one under mcpServers, or remove "
+            '"disabled": true from one'
+        )
+    return servers
+
+
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Run the gateway until the client disconnects (stdio) or the process is stopped."""
     import os
@@ -226,12 +242,9 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         http_security,
         is_loopback,
     )
-    from toolscout_mcp.servers import load_servers
     from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
 
-    servers = load_servers(args.config)
-    if not servers:
-        raise ValueError(f"{args.config} lists no enabled MCP servers")
+    servers = _enabled_servers(args.config)
     token = args.auth_token or os.environ.get(AUTH_TOKEN_ENV) or None
     if args.transport == "http":
         # Refused before any server starts: a gateway open to the network by mistake.
@@ -306,10 +319,9 @@ def cmd_tools(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout.config import load_settings
     from toolscout.tokens import tool_tokens
 
-    from toolscout_mcp.servers import load_servers
     from toolscout_mcp.upstream import RestartPolicy
 
-    servers = load_servers(args.config)
+    servers = _enabled_servers(args.config)
     settings = load_settings()
     backend, index = _open_index(args, settings)
 
