@@ -1,7 +1,7 @@
 """LanceDB backend for toolscout: `vector` and `hybrid` tool search over one LanceDB table.
 
-Importing this package does not import lancedb (0.5-0.7 s with the pinned 0.24); the index
-class loads it.
+Importing this package does not import lancedb (about 1.9 s of CPU); the index class
+loads it.
 """
 
 from __future__ import annotations
