@@ -1,7 +1,8 @@
 """Test helpers for toolscout backends: the conformance suite and a reference index.
 
 A backend author subclasses `ToolIndexConformance`, overrides the `index` fixture to return
-an empty index of their backend, and runs pytest. Install with `pip install "./core[testing]"` from a clone.
+an empty index of their backend, and runs pytest. Install with `pip install "./core[testing]"`
+from a clone.
 
 `ReferenceToolIndex` needs neither pytest nor Hypothesis; the suite (imported on first use
 of `ToolIndexConformance`) needs both.

@@ -6,13 +6,21 @@ not declare NAME; a backend that declares a capability must pass its tests.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from toolscout.errors import ToolscoutError
+from toolscout.errors import ConfigError, ToolscoutError
+from toolscout.options import PersistentOptions
 from toolscout.testing.contract import COMMON, ledger_tools
-from toolscout.testing.fixtures import CAPABILITY_MARKER, ConformanceFixtures, OpenAgain, Reopen
+from toolscout.testing.fixtures import (
+    CAPABILITY_MARKER,
+    BuildWithOptions,
+    ConformanceFixtures,
+    OpenAgain,
+    Reopen,
+)
 from toolscout.testing.support import names_of, search, unique_session
 from toolscout.types import ToolReference, ToolSearchRequest
 
@@ -235,6 +243,23 @@ class PersistenceTests(ConformanceFixtures):
         index.clear_index(session)
         reopened = self._reopen(reopen)(index)
         assert names_of(search(reopened, session, COMMON, 20)) == []
+
+    @capability("persistent")
+    def test_a_path_in_a_missing_directory_is_refused_and_not_created(
+        self, index: Any, build_with_options: BuildWithOptions, tmp_path: Path
+    ) -> None:
+        """Failure: a `path` whose parent directory does not exist opened anyway (creating
+        directories the user never asked for, as root anywhere) or failed with something
+        other than a ConfigError naming the path. Applies to backends whose options take
+        the shared `path` (`PersistentOptions`)."""
+        options = getattr(index, "Options", None)
+        if not (isinstance(options, type) and issubclass(options, PersistentOptions)):
+            pytest.skip("the backend's options do not take the shared `path`")
+        missing = tmp_path / "missing" / "deeper"
+        with pytest.raises(ConfigError) as caught:
+            build_with_options(path=str(missing / "store"))
+        assert str(missing) in str(caught.value), str(caught.value)
+        assert not (tmp_path / "missing").exists(), "the index created the missing directories"
 
 
 class MinScoreTests(ConformanceFixtures):

@@ -25,7 +25,12 @@ from toolscout.testing.support import (
     search_or_value_error,
     unique_session,
 )
-from toolscout.types import ToolReference, ToolSearchRequest
+from toolscout.types import (
+    MAX_SESSION_ID_LENGTH,
+    MAX_TOOL_NAME_LENGTH,
+    ToolReference,
+    ToolSearchRequest,
+)
 
 __all__ = ["BAD_QUERIES", "MALFORMED_SCHEMAS", "BadInputTests", "ConcurrencyTests"]
 
@@ -198,6 +203,21 @@ class BadInputTests(ConformanceFixtures):
         for call in calls:
             with pytest.raises(ValueError):
                 call()
+
+    def test_the_longest_keys_are_findable_removable_and_cleared(self, index: Any) -> None:
+        """Failure: a session id or tool name at core's length limits (1,024 characters,
+        here 4 bytes each in UTF-8) was dropped or truncated by the engine: the tool was not
+        found, `remove_tools` left it, or `clear_index` left a document behind."""
+        prefix = unique_session()
+        session = prefix + "\U0001d538" * (MAX_SESSION_ID_LENGTH - len(prefix))
+        name = "\U0001d539" * (MAX_TOOL_NAME_LENGTH - 1) + "t"
+        index.index_tools(session, [ToolReference(name, f"Longest {COMMON}."), *ledger_tools(2)])
+        assert name in names_of(search(index, session, COMMON, 10))
+        if index.capabilities.remove_tools:
+            index.remove_tools(session, [name])
+            assert name not in names_of(search(index, session, COMMON, 10))
+        index.clear_index(session)
+        assert names_of(search(index, session, COMMON, 10)) == []
 
     def test_empty_batch_is_a_no_op(self, index: Any) -> None:
         """Failure: `index_tools(session, [])` raised, or changed the session's tools."""
