@@ -1003,7 +1003,12 @@ class PostgresToolIndex(ToolIndexBase):
         # One writer at a time per session, and per set: the session's own lock, then its
         # set's row (a writer changing that set in place, dropping it, or binding another
         # session to it waits for this commit). Writers of other sessions and sets go on.
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(self.schema, session_id)])
+        # The schema's lock, shared: a migration (and a writer of an earlier version,
+        # which took it exclusively) waits for this commit, and this for them.
+        conn.execute(
+            "SELECT pg_advisory_xact_lock_shared(%s), pg_advisory_xact_lock(%s)",
+            [self._lock_key, _lock_key(self.schema, session_id)],
+        )
         row = conn.execute(st["CURRENT_LOCKED"], {"session": session_id}).fetchone()
         if row is None:
             current = None
