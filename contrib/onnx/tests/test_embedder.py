@@ -381,6 +381,31 @@ def test_the_embedder_builds_and_runs_with_torch_unimportable(tmp_path: Path) ->
     assert list((tmp_path / "toolscout" / "onnx").rglob("model.onnx"))
 
 
+def test_a_built_model_runs_without_the_onnx_package(tmp_path: Path) -> None:
+    """`onnx` writes the graph once; later processes load the cached file with ONNX
+    Runtime alone (and never import the hub client)."""
+    env = {**os.environ, "TOOLSCOUT_CACHE_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    embed = (
+        "import sys, toolscout\n"
+        "v = toolscout.load_embedder('onnx').embed(['send an email'])\n"
+        "print(v.shape, 'onnx' in sys.modules, 'huggingface_hub' in sys.modules)\n"
+    )
+    first = subprocess.run(
+        [sys.executable, "-c", embed], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == ["(1,", "384)", "True", "False"]  # built it
+    block = BLOCK_TORCH.replace(
+        '("torch", "transformers", "sentence_transformers")', '("onnx", "huggingface_hub")'
+    )
+    assert block != BLOCK_TORCH
+    later = subprocess.run(
+        [sys.executable, "-c", block + embed], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert later.returncode == 0, later.stderr
+    assert later.stdout.split() == ["(1,", "384)", "False", "False"]
+
+
 def test_importing_the_plugin_imports_no_heavy_module() -> None:
     code = (
         "import sys, toolscout_onnx.plugin, toolscout_onnx;"
