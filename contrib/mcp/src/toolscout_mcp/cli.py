@@ -154,6 +154,13 @@ def add_commands(subparsers: Any) -> None:
         "--max-results", "-n", type=_positive_int, help="search_tools default (default: config)"
     )
     serve.add_argument(
+        "--shared-session",
+        metavar="NAME",
+        help="run as one of several gateway replicas on one shared index (e.g. postgres): "
+        "all keep the servers' tools in index session NAME, and a tool one replica saw "
+        "appear is found (and callable) through every other",
+    )
+    serve.add_argument(
         "--max-loaded-tools",
         type=_positive_int,
         help="progressive mode: tools kept per client (default: config max_loaded_tools)",
@@ -271,6 +278,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             restart=restart,
             max_result_bytes=args.max_result_bytes or DEFAULT_MAX_RESULT_BYTES,
             log=_log,
+            shared_session=args.shared_session,
         )
         gateway = Gateway(
             hub,

@@ -135,6 +135,13 @@ class McpToolHub:
     `session_prefix` names the hub's index sessions (`PREFIX-N`): give two hubs sharing a
     persistent index different prefixes, since a hub removes its prefix's old sessions when
     it starts. `log` takes the hub's one-line notices (default: stderr).
+
+    `shared_session` makes the hub one replica of several (processes with the same servers,
+    on one shared index such as postgres): they all write and search that one index
+    session. The hub replaces its tools there in one step (the index's `replace_tools`),
+    removes no session at start and leaves it in the index at exit; when a search returns
+    tools this hub has not listed (another replica saw a list change first), it re-lists
+    its servers' tools before answering, so it can call them too.
     """
 
     SESSION_PREFIX = "toolscout-mcp"
@@ -152,6 +159,7 @@ class McpToolHub:
         max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
         session_prefix: str | None = None,
         log: Callable[[str], None] | None = None,
+        shared_session: str | None = None,
     ) -> None:
         names = [server.name for server in servers]
         duplicates = sorted(name for name, count in Counter(names).items() if count > 1)
@@ -162,7 +170,19 @@ class McpToolHub:
         prefix = session_prefix if session_prefix is not None else self.SESSION_PREFIX
         if not prefix or not isinstance(prefix, str):
             raise ValueError(f"session_prefix must be a non-empty string, got {prefix!r}")
+        if shared_session is not None and (
+            not shared_session or not isinstance(shared_session, str)
+        ):
+            raise ValueError(f"shared_session must be a non-empty string, got {shared_session!r}")
         self.index = index if index is not None else _open_index(backend, options)
+        if shared_session is not None and not callable(getattr(self.index, "replace_tools", None)):
+            raise ValueError(
+                "shared_session needs an index that replaces a session's tools in one step "
+                f"(replace_tools); {type(self.index).__name__} has none"
+            )
+        self.shared_session = shared_session
+        # Names a search found that this hub had not listed, already re-listed for.
+        self._asked_about: set[str] = set()
         self._owns_index = index is None
         self.always_namespace = always_namespace
         self.session_prefix = prefix
@@ -196,7 +216,8 @@ class McpToolHub:
     # --- lifecycle ---------------------------------------------------------------------
 
     async def __aenter__(self) -> McpToolHub:
-        await anyio.to_thread.run_sync(self.reconcile)
+        if self.shared_session is None:  # a shared session's other sessions may be live
+            await anyio.to_thread.run_sync(self.reconcile)
         self._task_group = anyio.create_task_group()
         await self._task_group.__aenter__()
         for upstream in self.upstreams.values():
@@ -216,7 +237,7 @@ class McpToolHub:
             await self._task_group.__aexit__(None, None, None)
         finally:
             self._task_group = None
-            if self._view.session is not None:
+            if self._view.session is not None and self.shared_session is None:
                 self.index.clear_index(self._view.session)
                 self._view = _View(None, {}, {})
             if self._owns_index:
@@ -426,7 +447,7 @@ class McpToolHub:
         """
         async with self._reindex_lock:
             tools, by_server, collisions = self._collect()
-            session = f"{self.session_prefix}-{next(self._generation)}"
+            session = self.shared_session or f"{self.session_prefix}-{next(self._generation)}"
             references = [tool.reference for tool in tools.values()]
             start = anyio.current_time()
             await anyio.to_thread.run_sync(self._fill, session, references)
@@ -439,7 +460,7 @@ class McpToolHub:
                 self._orphans.pop(name, None)
             self._view = _View(session, tools, by_server)
             self.collisions = collisions
-            if old.session is not None:
+            if old.session is not None and old.session != session:
                 await anyio.to_thread.run_sync(self.index.clear_index, old.session)
 
     # --- search and call ---------------------------------------------------------------
@@ -465,6 +486,14 @@ class McpToolHub:
         limit = len(view.tools) if filtered else max_results
         request = ToolSearchRequest(view.session, query, limit, None if filtered else wanted)
         response = await anyio.to_thread.run_sync(self.index.search, request)
+        unknown = {name for name in response.names if name not in view.tools}
+        if self.shared_session is not None and unknown - self._asked_about:
+            # Another replica indexed tools this one has not listed: list them too (once
+            # per name, so a tool only another replica's servers offer is not re-asked).
+            self._asked_about |= unknown
+            for upstream in list(self.upstreams.values()):
+                await upstream.refresh()
+            view = self._view
         found = [view.tools[name] for name in response.names if name in view.tools]
         if filtered:
             found = [tool for tool in found if tool.server == server]
