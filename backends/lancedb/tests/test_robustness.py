@@ -8,6 +8,7 @@ LanceError(IO): ... /rustc/.../function.rs:250:5`); `upstream_errors` turns them
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import lancedb
 import pyarrow as pa
@@ -81,3 +82,26 @@ def test_upstream_message_drops_rust_source_locations() -> None:
         "lance error: LanceError(IO): Generic memory error: Invalid range 0..481 for object "
         "of size 8 bytes"
     )
+
+
+def test_an_index_over_a_damaged_store_fails_with_one_toolscout_line(
+    tmp_path: Path, minilm: Any
+) -> None:
+    from toolscout import ToolReference, ToolSearchRequest
+    from toolscout_lancedb import LanceDBToolIndex
+
+    store = tmp_path / "store"
+    store.mkdir()
+    index = LanceDBToolIndex(path=str(store), embedder=minilm)
+    index.index_tools("s", [ToolReference("get_weather", "Current weather for a city.")])
+    index.close()
+    data = list(store.glob("*.lance/data/*.lance"))
+    assert data, "the index wrote no data files"
+    for file in data:
+        file.write_bytes(b"garbage\n")
+    with pytest.raises(ToolscoutError) as caught:
+        reopened = LanceDBToolIndex(path=str(store), embedder=minilm)
+        reopened.search(ToolSearchRequest("s", "weather"))
+    message = str(caught.value)
+    assert str(store) in message and ("failed" in message or "could not be opened" in message)
+    assert ".rs:" not in message and "\n" not in message

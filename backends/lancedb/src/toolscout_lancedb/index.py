@@ -34,10 +34,10 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from weakref import WeakKeyDictionary
 
 from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
@@ -60,6 +60,8 @@ from toolscout_lancedb.store import (
     local_path,
     to_json,
     tools_from_arrow,
+    upstream_errors,
+    upstream_message,
 )
 from toolscout_lancedb.text import clauses, embedding_text, full_text, name_match, repeats
 
@@ -68,6 +70,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = ["LanceDBToolIndex"]
+
+T = TypeVar("T")
 
 # A version superseded this long ago has no search or write of this process reading it.
 _SETTLED = timedelta(seconds=5)
@@ -156,8 +160,8 @@ class LanceDBToolIndex(ToolIndexBase):
             self._release_path()
             raise ConfigError(
                 f"lancedb store {self.uri!r} (table {opts.table!r}) could not be opened: "
-                f"{type(error).__name__}: {error}; check the URI and its permissions, or "
-                "give another `uri` or `table`"
+                f"{type(error).__name__}: {upstream_message(error)}; check the URI and its "
+                "permissions, or give another `uri` or `table`"
             ) from None
         if self._follow:
             # Another process writes this store: read it, never tidy it (`_restore` drops
@@ -167,6 +171,11 @@ class LanceDBToolIndex(ToolIndexBase):
             self._restore()
 
     # --- tables ------------------------------------------------------------------------
+
+    def _run(self, coroutine: Coroutine[Any, Any, T], doing: str) -> T:
+        """Run a LanceDB coroutine; its own errors become a `StoreError` saying what failed."""
+        with upstream_errors(self.uri, self.options.table, doing):
+            return loop.run(coroutine)
 
     async def _open(self) -> None:
         import lancedb  # ~1.7 s: only when an index is built
@@ -310,10 +319,10 @@ class LanceDBToolIndex(ToolIndexBase):
             # Writes wait: one committing during a compaction would preempt it, and the
             # preempted compaction's files would stay (in memory, with memory://) for days.
             if self._table is not None:
-                self._rows_at_optimize = loop.run(self._optimize_table(self._table))
+                self._rows_at_optimize = self._run(self._optimize_table(self._table), "compacting")
                 self._unindexed = 0
             if self._sessions is not None and self._session_writes:
-                loop.run(self._optimize_sessions(self._sessions))
+                self._run(self._optimize_sessions(self._sessions), "compacting")
                 self._session_writes = 0
 
     async def _optimize_table(self, table: Any) -> int:
@@ -355,7 +364,7 @@ class LanceDBToolIndex(ToolIndexBase):
                     return int(stats.num_unindexed_rows) if stats is not None else 0
             return int(await table.count_rows())
 
-        return loop.run(count())
+        return self._run(count(), "counting rows")
 
     def _optimize_in_background(self) -> None:
         try:
@@ -432,7 +441,7 @@ class LanceDBToolIndex(ToolIndexBase):
 
     def _create_set(self, toolset: ToolSet) -> None:
         rows = self._rows(toolset.id, list(toolset.tools.values()))
-        loop.run(self._add(rows))
+        self._run(self._add(rows), "writing a tool set")
         self._optimize_if_due()
 
     def _update_set(
@@ -445,11 +454,11 @@ class LanceDBToolIndex(ToolIndexBase):
         rows = self._rows(new.id, changed) if changed else None
         if rows is None and not removed:
             return
-        loop.run(self._merge(new.id, rows, removed))
+        self._run(self._merge(new.id, rows, removed), "writing a tool set")
         self._optimize_if_due()
 
     def _drop_set(self, toolset: ToolSet) -> None:
-        loop.run(self._delete_set(toolset.id))
+        self._run(self._delete_set(toolset.id), "deleting a tool set")
 
     # --- the engine: sessions in the store ---------------------------------------------
 
@@ -458,7 +467,7 @@ class LanceDBToolIndex(ToolIndexBase):
             return
         if set_id is None and self._sessions is None:
             return
-        loop.run(self._write_session(session_id, set_id))
+        self._run(self._write_session(session_id, set_id), "writing a session")
         self._session_writes += 1
         self._optimize_if_due()
 
@@ -485,7 +494,7 @@ class LanceDBToolIndex(ToolIndexBase):
     def _stored_state(self) -> StoredState | None:
         if self._table is None and self._sessions is None:
             return None
-        return loop.run(self._read_state())
+        return self._run(self._read_state(), "reading the stored tools")
 
     async def _read_state(self) -> StoredState:
         sessions: dict[str, str] = {}
@@ -528,13 +537,13 @@ class LanceDBToolIndex(ToolIndexBase):
             self._checked_at = time.monotonic()
             if self._db is None:
                 return
-            versions = loop.run(self._versions())
+            versions = self._run(self._versions(), "checking for changes")
             if versions == self._seen:
                 return
             # Sessions first, then sets: a set is written before a session points at it,
             # so every session read points at a set the later read finds (or at a set
             # dropped meanwhile, which the next refresh corrects).
-            state = loop.run(self._read_state())
+            state = self._run(self._read_state(), "reading the stored tools")
             built = {
                 set_id: ToolSet.of(set_id, tools) for set_id, tools in state.sets.items() if tools
             }
@@ -669,7 +678,7 @@ class LanceDBToolIndex(ToolIndexBase):
                 self._text_hits(table, where, terms, wanted) if terms else _nothing(),
             )
 
-        vector_lists, text_rows = loop.run(both())
+        vector_lists, text_rows = self._run(both(), "searching")
         vector_rows = _best_similarity(vector_lists or [[]])
         text_rows = text_rows or []
         tools = toolset.tools  # rows of a change made meanwhile are not this set's
