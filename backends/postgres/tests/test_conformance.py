@@ -99,6 +99,12 @@ class TestHybrid(_Vectors):
     min_score = 0.5
 
 
+class TestHybridRank(_Vectors):
+    options: ClassVar[dict[str, Any]] = {"mode": "hybrid", "fusion": "rank"}
+    embedder_fixture = "hash_embedder"
+    min_score = 0.5
+
+
 class TestHybridMiniLM(_Vectors):
     options: ClassVar[dict[str, Any]] = {"mode": "hybrid"}
     embedder_fixture = "minilm"

@@ -269,6 +269,7 @@ class PostgresToolIndex(ToolIndexBase):
             cache = shared_cache(opts.cache_dir)
         self.cache = cache
         self._vector_oid: int | None = None
+        self._vector_array_oid: int | None = None
         self._operator = "<=>"
         self._statements: dict[str, str] = {}
         self._open()
@@ -412,12 +413,14 @@ class PostgresToolIndex(ToolIndexBase):
                 )
             self._set_meta(conn, {"embedding_model": mine, "embedding_dimension": str(size)})
         row = conn.execute(
-            "SELECT t.oid FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace "
+            "SELECT t.oid, t.typarray FROM pg_type t "
+            "JOIN pg_namespace n ON n.oid = t.typnamespace "
             "WHERE t.typname = 'vector' AND n.nspname = %s",
             [namespace.strip('"')],
         ).fetchone()
         assert row is not None
         self._vector_oid = int(row[0])
+        self._vector_array_oid = int(row[1])
 
     def _vector_extension(self, conn: psycopg.Connection[Any]) -> str:
         """The (quoted) schema of the pgvector extension, created if it is missing."""
@@ -502,9 +505,12 @@ class PostgresToolIndex(ToolIndexBase):
             plain["VECTOR" + suffix] = (
                 sql.vector_search(indexed).format(s=s).replace("<=>", operator)
             )
-            plain["HYBRID" + suffix] = (
-                sql.hybrid_search(indexed).format(s=s).replace("<=>", operator)
-            )
+            for split in (False, True):
+                plain["HYBRID" + ("_SPLIT" if split else "") + suffix] = (
+                    sql.hybrid_search(indexed, self.options.fusion, split)
+                    .format(s=s)
+                    .replace("<=>", operator)
+                )
         self._statements = plain
 
     def _new_pool(self) -> ConnectionPool[Any]:
@@ -512,6 +518,12 @@ class PostgresToolIndex(ToolIndexBase):
 
         opts = self.options
         dumper = vector_dumper(self._vector_oid) if self._vector_oid is not None else None
+        vector_type = None
+        if self._vector_oid is not None and self._vector_array_oid is not None:
+            from psycopg.types import TypeInfo
+
+            # Known array type: a list of `Vector`s goes as one `vector[]` (query clauses).
+            vector_type = TypeInfo("vector", self._vector_oid, self._vector_array_oid)
         ef_search = opts.ef_search
 
         def configure(conn: psycopg.Connection[Any]) -> None:
@@ -523,6 +535,8 @@ class PostgresToolIndex(ToolIndexBase):
             if dumper is not None:
                 conn.adapters.register_dumper(Vector, dumper)
                 conn.adapters.register_dumper(None, dumper)
+                if vector_type is not None:
+                    vector_type.register(conn)
                 # Only HNSW scans read these: keep scanning until enough of a set came up.
                 conn.execute("SET hnsw.iterative_scan = 'relaxed_order'")
                 conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
@@ -733,10 +747,9 @@ class PostgresToolIndex(ToolIndexBase):
         session_id = request.session_id
         limit = request.limit(self.default_max_results)
         wanted = request.metadata_filter
-        vector = None
+        vector: Any = None
         if self.mode != "keyword":
-            assert self.embedder is not None and self.cache is not None
-            vector = self.cache.embed_query(self.embedder, text)
+            vector = self._query_vectors(text)
         held: CachedSet | None = None
         rows: list[tuple[Any, ...]] = []
         allowed: frozenset[str] | None = None
@@ -788,6 +801,26 @@ class PostgresToolIndex(ToolIndexBase):
         hits, total = self._rank(held.toolset, query, hits, total)
         return ToolSearchResponse(tuple(hits), total, SearchMetadata(self.name, _ms(start)))
 
+    def _query_vectors(self, text: str) -> Any:
+        """The query's vector; in hybrid mode with `split_query`, a list of it and one per
+        clause of a query that asks for several things: a clause finds the tool for its own
+        step, which the whole query's vector, an average of every step, ranks low."""
+        assert self.embedder is not None and self.cache is not None
+        vector = self.cache.embed_query(self.embedder, text)
+        if self.mode != "hybrid" or not self.options.split_query:
+            return vector
+        from toolscout.embedders import check_matrix
+
+        # Pure text: lancedb itself is not imported.
+        from toolscout_lancedb.text import clauses  # type: ignore[import-untyped]
+
+        parts = clauses(text)
+        if len(parts) < 2:
+            return vector
+        # One batch, not cached: a clause rarely comes again outside its query.
+        found = check_matrix(self.embedder, parts, self.embedder.embed(parts))
+        return [Vector(vector)] + [Vector(row) for row in found]
+
     def _query(
         self,
         session_id: str,
@@ -811,21 +844,26 @@ class PostgresToolIndex(ToolIndexBase):
             statement = self._statements["KEYWORD"]
             params["limit"] = limit
         else:
-            params["vector"] = Vector(vector)
+            split = isinstance(vector, list)
+            if split:
+                params["vectors"] = vector
+            else:
+                params["vector"] = Vector(vector)
             params["candidates"] = max(limit, opts.candidates)
             # Sets up to `exact_limit` tools are scanned exactly; larger ones through HNSW.
             hint = self._hint(session_id)
             known = self._sets_cache.get(hint) if hint is not None else None
             indexed = known is not None and len(known) > opts.exact_limit
-            base = "VECTOR" if self.mode == "vector" else "HYBRID"
+            base = "VECTOR" if self.mode == "vector" else "HYBRID_SPLIT" if split else "HYBRID"
             statement = self._statements[base + ("_INDEXED" if indexed else "")]
             if self.mode == "hybrid":
                 params.update(
                     tw=opts.text_weight,
                     vw=opts.vector_weight,
                     nmw=opts.name_match_weight,
-                    rrf_k=opts.rrf_k,
                 )
+                if opts.fusion == "rank":
+                    params["rrf_k"] = opts.rrf_k
             else:
                 params["candidates"] = limit  # ranked by similarity: min_score cuts the tail
         return self._run(

@@ -20,6 +20,9 @@ __all__ = ["PostgresOptions"]
 # A schema name used as is (unquoted rules, so `toolscout` and `TOOLSCOUT` are not two).
 _SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
+# The hybrid weights `fusion = "rank"` defaults to (those of `score` are the fields').
+_RANK_DEFAULTS = {"vector_weight": 1.2, "text_weight": 1.0, "name_match_weight": 0.5}
+
 
 # `schema` is the option's name, as in PostgreSQL; it shadows pydantic's deprecated
 # `BaseModel.schema()` classmethod, which this model does not use.
@@ -31,8 +34,9 @@ class PostgresOptions(IndexOptions):
 
     `keyword` ranks by BM25F over core's analysed terms of the tool's name, parameters and
     description (field weights and `k1`, `b` apply at search time); `vector` by cosine
-    similarity of pgvector embeddings; `hybrid` by weighted reciprocal-rank fusion of both,
-    plus a bonus for tools whose name terms the query contains, in one SQL statement.
+    similarity of pgvector embeddings; `hybrid` fuses both (`fusion`: by score, as the
+    lancedb backend does, or by rank), plus a bonus for tools whose name terms the query
+    contains, in one SQL statement.
     """
 
     dsn: str | None = Field(
@@ -48,7 +52,7 @@ class PostgresOptions(IndexOptions):
     mode: Literal["keyword", "vector", "hybrid"] = Field(
         "keyword",
         description="`keyword` (BM25F full text), `vector` (pgvector cosine) or `hybrid` "
-        "(both, fused by rank). `vector` and `hybrid` need pgvector and an embedder.",
+        "(both, fused by `fusion`). `vector` and `hybrid` need pgvector and an embedder.",
     )
     embedder: str | None = Field(
         None,
@@ -63,24 +67,46 @@ class PostgresOptions(IndexOptions):
     b: float = Field(
         0.75, ge=0.0, le=1.0, description="BM25 length normalisation (0: none, 1: full)."
     )
-    # Hybrid fusion tuned on ../shared/eval BFCL (hit@5 0.888 -> 0.892), confirmed on
-    # Seal-Tools (0.996 / nDCG@10 0.883, at least lancedb's hybrid on both).
+    fusion: Literal["score", "rank"] = Field(
+        "score",
+        description="Hybrid: how the two rankings are fused. `score` adds vector_weight x "
+        "cosine similarity, text_weight x BM25F relative to the best keyword hit and "
+        "name_match_weight x the share of the name's terms in the query (as the lancedb "
+        "backend does); `rank` adds weight / (rrf_k + rank) over both rankings "
+        "(reciprocal-rank fusion), with its own default weights.",
+    )
+    split_query: bool = Field(
+        True,
+        description="Hybrid: embed each clause of a query that asks for several things "
+        "(its sentences, cut at 'then', 'also', 'finally' ...) as well as the whole query; "
+        "a tool's similarity is its best over them.",
+    )
+    # Score fusion's weights are lancedb's (tuned there on ../shared/eval BFCL, confirmed
+    # on Seal-Tools); `rank` fusion's defaults (`_RANK_DEFAULTS`) were tuned here on BFCL
+    # (hit@5 0.888 -> 0.892) and confirmed on Seal-Tools.
     vector_weight: float = Field(
-        1.2, ge=0.0, description="Hybrid: weight of the vector ranking in the fusion."
+        1.0,
+        ge=0.0,
+        description="Hybrid: weight of the cosine similarity (`rank`: of the vector "
+        "ranking; default 1.2 there).",
     )
     text_weight: float = Field(
-        1.0, ge=0.0, description="Hybrid: weight of the keyword ranking in the fusion."
+        0.25,
+        ge=0.0,
+        description="Hybrid: weight of the relative BM25F score (`rank`: of the keyword "
+        "ranking; default 1.0 there).",
     )
     name_match_weight: float = Field(
-        0.5,
+        0.1,
         ge=0.0,
-        description="Hybrid: a tool whose name terms all appear in the query gains what "
-        "rank 1 of a ranking with this weight gives (a partial match, its share of that).",
+        description="Hybrid: weight of the share of a tool's name terms the query contains "
+        "(`rank`: as a share of what rank 1 of a ranking with this weight gives; default 0.5 "
+        "there).",
     )
     rrf_k: float = Field(
         10.0,
         gt=0.0,
-        description="Hybrid: reciprocal-rank constant; a hit at rank r scores "
+        description="`rank` fusion: reciprocal-rank constant; a hit at rank r scores "
         "weight / (rrf_k + r).",
     )
     candidates: int = Field(
@@ -135,6 +161,14 @@ class PostgresOptions(IndexOptions):
         description="Tool definitions this process keeps in memory across cached sets "
         "(least recently searched sets are dropped beyond it and read again when needed).",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rank_defaults(cls, data: Any) -> Any:
+        # `rank` fusion keeps the weights tuned for it, unless given.
+        if isinstance(data, dict) and data.get("fusion") == "rank":
+            data = {**_RANK_DEFAULTS, **data}
+        return data
 
     @property
     def schema_name(self) -> str:

@@ -381,20 +381,94 @@ ORDER BY n.distance NULLS LAST, n.def
     )
 
 
-def hybrid_search(indexed: bool) -> str:
-    """Hybrid mode: BM25F and vector rankings fused by weighted reciprocal rank, plus the
-    name-match bonus; each hit with its fused score and its cosine similarity."""
-    nearest = _NEAREST_INDEXED if indexed else _NEAREST_EXACT
-    return (
-        "WITH"
-        + _TARGET
-        + ","
-        + _MATCHED
-        + ","
-        + _SCORED
-        + ","
-        + nearest
-        + """,
+# A stored embedding's least distance to the query's vectors (`split_query`).
+_SPLIT_DISTANCE = "(SELECT min(d.embedding <=> q.v) FROM unnest(%(vectors)b) q(v))"
+
+# `_NEAREST_EXACT` for several query vectors: each tool's least distance to any.
+_NEAREST_SPLIT_EXACT = (
+    """
+nearest AS (
+    SELECT m.def, """
+    + _SPLIT_DISTANCE
+    + """ + 0 AS distance
+    FROM target t
+    JOIN {s}.members m ON m.set_id = t.id
+    JOIN {s}.definitions d ON d.key = m.def
+    WHERE d.embedding IS NOT NULL
+      AND (%(allowed)s::uuid[] IS NULL OR m.def = ANY(%(allowed)s::uuid[]))
+    ORDER BY 2, 1
+    LIMIT %(candidates)s
+)"""
+)
+
+# `_NEAREST_INDEXED` for several query vectors: the nearest of each through the HNSW
+# index, each tool once with its least distance.
+_NEAREST_SPLIT_INDEXED = """
+nearest AS MATERIALIZED (
+    SELECT n.def, min(n.distance) AS distance
+    FROM unnest(%(vectors)b) q(v)
+    CROSS JOIN LATERAL (
+        SELECT d.key AS def, d.embedding <=> q.v AS distance
+        FROM {s}.definitions d
+        WHERE EXISTS (
+            SELECT 1 FROM target t JOIN {s}.members m ON m.set_id = t.id AND m.def = d.key
+        )
+          AND (%(allowed)s::uuid[] IS NULL OR d.key = ANY(%(allowed)s::uuid[]))
+        ORDER BY d.embedding <=> q.v
+        LIMIT %(candidates)s
+    ) n
+    GROUP BY n.def
+    ORDER BY 2, 1
+    LIMIT %(candidates)s
+)"""
+
+
+def hybrid_search(indexed: bool, fusion: str = "score", split: bool = False) -> str:
+    """Hybrid mode: the BM25F and vector hits fused (`fusion`), plus the name-match bonus;
+    each hit with its fused score and its cosine similarity (a keyword hit the vector
+    list missed is compared with the query vector here, from its stored embedding).
+
+    `score` adds vw x cosine similarity, tw x BM25F relative to the best keyword hit and
+    nmw x the share of the tool's name terms in the query; `rank` adds weight /
+    (rrf_k + rank) over both rankings, and the bonus as a rank-1 share.
+
+    With `split`, the query comes as several vectors (`vectors`: the whole query's, then
+    its clauses'), and a tool's distance is its least to any of them.
+    """
+    if split:
+        nearest = _NEAREST_SPLIT_INDEXED if indexed else _NEAREST_SPLIT_EXACT
+        distance = _SPLIT_DISTANCE
+    else:
+        nearest = _NEAREST_INDEXED if indexed else _NEAREST_EXACT
+        distance = "(d.embedding <=> %(vector)s)"
+    if fusion == "score":
+        fuse = """,
+by_text AS (
+    SELECT def, score FROM scored ORDER BY score DESC, def LIMIT %(candidates)s
+),
+fused AS (
+    SELECT coalesce(x.def, v.def) AS def,
+           coalesce(x.score / nullif((SELECT max(score) FROM by_text), 0), 0.0) AS text,
+           v.distance
+    FROM by_text x FULL JOIN nearest v ON v.def = x.def
+),
+with_similarity AS (
+    SELECT f.def, f.text,
+           1.0 - coalesce(f.distance, {distance}) AS similarity
+    FROM fused f
+    LEFT JOIN {s}.definitions d ON d.key = f.def AND f.distance IS NULL
+)
+SELECT t.id, t.revision, t.fingerprint, t.size, NULL::bigint AS total, f.def,
+       %(vw)s * coalesce(f.similarity, 0.0) + %(tw)s * f.text
+       + %(nmw)s * coalesce(sc.name_match, 0.0) AS score,
+       f.similarity
+FROM target t
+LEFT JOIN with_similarity f ON true
+LEFT JOIN scored sc ON sc.def = f.def
+ORDER BY 7 DESC NULLS LAST, f.def
+"""
+    elif fusion == "rank":
+        fuse = """,
 by_text AS (
     SELECT def, row_number() OVER (ORDER BY score DESC, def) AS r
     FROM (SELECT def, score FROM scored ORDER BY score DESC, def LIMIT %(candidates)s) best
@@ -411,11 +485,14 @@ fused AS (
 )
 SELECT t.id, t.revision, t.fingerprint, t.size, NULL::bigint AS total, f.def,
        f.rrf + %(nmw)s / (%(rrf_k)s + 1.0) * coalesce(sc.name_match, 0.0) AS score,
-       1.0 - coalesce(f.distance, d.embedding <=> %(vector)s) AS similarity
+       1.0 - coalesce(f.distance, {distance}) AS similarity
 FROM target t
 LEFT JOIN fused f ON true
 LEFT JOIN scored sc ON sc.def = f.def
 LEFT JOIN {s}.definitions d ON d.key = f.def AND f.distance IS NULL
 ORDER BY 7 DESC NULLS LAST, f.def
 """
-    )
+    else:
+        raise ValueError(f"fusion must be 'score' or 'rank', not {fusion!r}")
+    fuse = fuse.replace("{distance}", distance)
+    return "WITH" + _TARGET + "," + _MATCHED + "," + _SCORED + "," + nearest + fuse
