@@ -1,6 +1,7 @@
 """Search latency at 1,853 tools (BFCL), per mode, on PostgreSQL over loopback.
 
     python backends/postgres/bench/latency.py [--dsn DSN] [--queries 500] [--modes keyword hybrid]
+        [--option fusion=rank --option split_query=false]
 
 Indexes BFCL into a fresh schema per mode, runs every query once untimed (hybrid and vector
 then hold each query's vector: the figures are without query embedding), then times
@@ -25,17 +26,33 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--modes", nargs="+", default=["keyword", "hybrid", "vector"])
     parser.add_argument("--embedder", default="sentence-transformers")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an index option (VALUE as JSON when it parses); repeatable",
+    )
     args = parser.parse_args()
     from toolscout import ToolSearchRequest
     from toolscout_postgres import PostgresToolIndex
 
+    extra = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"--option {item!r}: give KEY=VALUE, e.g. --option fusion=rank")
+        try:
+            extra[key] = json.loads(value)
+        except ValueError:
+            extra[key] = value
     dsn, embedded = server(args.dsn)
     catalog = tools("bfcl")
     asked = queries("bfcl")[: args.queries]
     try:
         for mode in args.modes:
             schema = f"bench_{mode}_{uuid.uuid4().hex[:6]}"
-            options = {"mode": mode}
+            options: dict[str, object] = {"mode": mode, **extra}
             if mode != "keyword":
                 options["embedder"] = args.embedder
             index = PostgresToolIndex(dsn=dsn, schema=schema, **options)
