@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from toolscout import ToolReference
-from toolscout.analysis import STOP_WORDS, analyzer, fold, name_candidates
+from toolscout.analysis import STOP_WORDS, analyzer, clauses, fold, name_candidates
 
 
 def test_identifiers_split_the_same_way_in_tools_and_queries() -> None:
@@ -55,3 +55,24 @@ def test_name_candidates(query: str, expected: list[str]) -> None:
 
 def test_a_plain_word_is_not_a_name_candidate() -> None:
     assert "help" not in name_candidates("help me book a flight")
+
+
+def test_clauses_are_sentences_cut_where_a_step_starts() -> None:
+    assert clauses(
+        "Post a note to the team channel on Slack. Then refund the customer's card payment, "
+        "and finally put a meeting with the designers in my calendar."
+    ) == [
+        "Post a note to the team channel on Slack.",
+        "refund the customer's card payment",
+        "put a meeting with the designers in my calendar.",
+    ]
+    assert clauses("First, get the weather in Paris; also book a table for two") == [
+        "get the weather in Paris",
+        "book a table for two",
+    ]
+    # One request is one clause; fragments under three words are no request.
+    assert clauses("send an email to Bob") == ["send an email to Bob"]
+    assert clauses("Weather? In Paris. Tell me tomorrow's forecast.") == [
+        "Tell me tomorrow's forecast."
+    ]
+    assert len(clauses(" ".join(f"Do task number {i}." for i in range(20)))) == 8

@@ -12,31 +12,12 @@ from toolscout import ConfigError, ToolReference, ToolSearchRequest, load_index
 from toolscout.index import Query
 from toolscout.toolsets import ToolSet
 from toolscout_lancedb import LanceDBToolIndex
-from toolscout_lancedb.text import clauses
 from toolscout_sentence_transformers import SentenceTransformerEmbedder
 
 MULTI_STEP = (
     "Post a note to the team channel on Slack. Then refund the customer's card payment, "
     "and finally put a meeting with the designers in my calendar."
 )
-
-
-def test_clauses_are_sentences_cut_where_a_step_starts() -> None:
-    assert clauses(MULTI_STEP) == [
-        "Post a note to the team channel on Slack.",
-        "refund the customer's card payment",
-        "put a meeting with the designers in my calendar.",
-    ]
-    assert clauses("First, get the weather in Paris; also book a table for two") == [
-        "get the weather in Paris",
-        "book a table for two",
-    ]
-    # One request is one clause; fragments under three words are no request.
-    assert clauses("send an email to Bob") == ["send an email to Bob"]
-    assert clauses("Weather? In Paris. Tell me tomorrow's forecast.") == [
-        "Tell me tomorrow's forecast."
-    ]
-    assert len(clauses(" ".join(f"Do task number {i}." for i in range(20)))) == 8
 
 
 def test_a_step_s_tool_gets_the_similarity_of_its_own_clause(

@@ -4,15 +4,12 @@ vectors, the BM25F scores of keyword mode and the query's terms."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 from toolscout import ToolReference, ToolSearchRequest
-from toolscout.analysis import analyzer
-from toolscout_lancedb.text import clauses
+from toolscout.analysis import analyzer, clauses
 from toolscout_postgres import PostgresOptions, PostgresToolIndex
 from toolscout_postgres.vectors import Vector, embedding_text
 
@@ -186,13 +183,3 @@ def test_split_query_off_embeds_the_whole_query_only(
         assert len(index.search(ToolSearchRequest("s", STEPS, 3)).references) == 3
     finally:
         index.close()
-
-
-def test_clauses_come_without_lancedb() -> None:
-    code = (
-        "import sys; import toolscout_postgres.index; "
-        "from toolscout_lancedb.text import clauses; "
-        "assert clauses('Get the weather in Paris. Then book a table for two')[1]; "
-        "assert 'lancedb' not in sys.modules, 'lancedb imported'"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)

@@ -36,6 +36,7 @@ __all__ = [
     "Analyzer",
     "ToolTerms",
     "analyzer",
+    "clauses",
     "fold",
     "name_candidates",
 ]
@@ -224,3 +225,35 @@ def name_candidates(query: str) -> list[str]:
             if piece and _IDENTIFIER_SHAPED.search(piece):
                 found.append(piece)
     return list(dict.fromkeys(fold(piece) for piece in found if piece))
+
+
+# A query's clauses: its sentences, each cut again where a step starts ("then", "also",
+# "finally", "after that" ...). A clause under three words is left out (a name or a value,
+# not a request), and a query has at most `_MAX_CLAUSES` (each costs an embedding).
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s*\n\s*")
+_STEP_WORDS = r"then|also|after that|afterwards|finally|lastly|additionally|secondly|thirdly"
+_STEP = re.compile(
+    rf"(?:,\s*|\s+)(?:and\s+)?(?:{_STEP_WORDS})\b[,:]?\s*"
+    r"|^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|also|finally|lastly|additionally|"
+    r"next|after that|afterwards|moreover|furthermore)\b[,:]?\s*",
+    re.IGNORECASE,
+)
+_MIN_CLAUSE_WORDS = 3
+_MAX_CLAUSES = 8
+
+
+def clauses(query: str) -> list[str]:
+    """The clauses of a query that asks for several things, in order (see `_STEP`).
+
+    "Get the weather in Paris. Then book a table for two" gives both sentences; a query
+    of one clause gives that clause alone.
+    """
+    found: list[str] = []
+    for sentence in _SENTENCE.split(query.strip()):
+        for part in _STEP.split(sentence):
+            part = part.strip(" ,;:\"'")
+            if len(part.split()) >= _MIN_CLAUSE_WORDS:
+                found.append(part)
+                if len(found) == _MAX_CLAUSES:
+                    return found
+    return found

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from weakref import WeakKeyDictionary
 
 from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
+from toolscout.analysis import clauses
 from toolscout.embedders import (
     Embedder,
     EmbeddingCache,
@@ -63,7 +64,7 @@ from toolscout_lancedb.store import (
     upstream_errors,
     upstream_message,
 )
-from toolscout_lancedb.text import clauses, embedding_text, full_text, name_match, repeats
+from toolscout_lancedb.text import embedding_text, full_text, name_match, repeats
 
 if TYPE_CHECKING:
     import numpy as np

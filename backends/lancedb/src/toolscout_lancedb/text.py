@@ -7,29 +7,13 @@ analysis is the only one, for tools and queries alike.
 
 from __future__ import annotations
 
-import re
-
 from toolscout import ToolReference
 from toolscout.analysis import ToolTerms
 
-__all__ = ["FieldRepeats", "clauses", "embedding_text", "full_text", "name_match", "repeats"]
+__all__ = ["FieldRepeats", "embedding_text", "full_text", "name_match", "repeats"]
 
 # Sentence models read a few hundred tokens at most; the rest would be cut anyway.
 _MAX_CHARS = 2000
-
-# A query's clauses: its sentences, each cut again where a step starts ("then", "also",
-# "finally", "after that" ...). A clause under three words is left out (a name or a value,
-# not a request), and a query has at most `_MAX_CLAUSES` (each costs an embedding).
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s*\n\s*")
-_STEP_WORDS = r"then|also|after that|afterwards|finally|lastly|additionally|secondly|thirdly"
-_STEP = re.compile(
-    rf"(?:,\s*|\s+)(?:and\s+)?(?:{_STEP_WORDS})\b[,:]?\s*"
-    r"|^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|also|finally|lastly|additionally|"
-    r"next|after that|afterwards|moreover|furthermore)\b[,:]?\s*",
-    re.IGNORECASE,
-)
-_MIN_CLAUSE_WORDS = 3
-_MAX_CLAUSES = 8
 
 #: Times the name, parameter and description terms are written into the full-text column.
 FieldRepeats = tuple[int, int, int]
@@ -73,20 +57,3 @@ def full_text(terms: ToolTerms, times: FieldRepeats) -> str:
 def name_match(name_terms: frozenset[str], query_terms: frozenset[str]) -> float:
     """The share of a tool name's terms that the query contains (0 to 1)."""
     return len(name_terms & query_terms) / len(name_terms) if name_terms else 0.0
-
-
-def clauses(query: str) -> list[str]:
-    """The clauses of a query that asks for several things, in order (see `_STEP`).
-
-    "Get the weather in Paris. Then book a table for two" gives both sentences; a query
-    of one clause gives that clause alone.
-    """
-    found: list[str] = []
-    for sentence in _SENTENCE.split(query.strip()):
-        for part in _STEP.split(sentence):
-            part = part.strip(" ,;:\"'")
-            if len(part.split()) >= _MIN_CLAUSE_WORDS:
-                found.append(part)
-                if len(found) == _MAX_CLAUSES:
-                    return found
-    return found

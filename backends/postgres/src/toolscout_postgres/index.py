@@ -809,10 +809,8 @@ class PostgresToolIndex(ToolIndexBase):
         vector = self.cache.embed_query(self.embedder, text)
         if self.mode != "hybrid" or not self.options.split_query:
             return vector
+        from toolscout.analysis import clauses
         from toolscout.embedders import check_matrix
-
-        # Pure text: lancedb itself is not imported.
-        from toolscout_lancedb.text import clauses  # type: ignore[import-untyped]
 
         parts = clauses(text)
         if len(parts) < 2:
