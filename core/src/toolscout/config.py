@@ -226,8 +226,10 @@ class Settings(BaseSettings):
 _config_dir: ContextVar[Path | None] = ContextVar("toolscout_config_dir", default=None)
 
 
-#: `TOOLSCOUT_*` variables read outside the settings (`toolscout.plugins`), not settings.
-NOT_SETTINGS = frozenset({"TOOLSCOUT_LOAD_PLUGINS"})
+#: `TOOLSCOUT_*` variables that are not settings: read by the plugin registry, by
+#: `toolscout bench` (where the evaluation data lives) and by the postgres backend's local
+#: server (the user it runs as). Setting one must not break every other command.
+NOT_SETTINGS = frozenset({"TOOLSCOUT_LOAD_PLUGINS", "TOOLSCOUT_EVAL_DATA", "TOOLSCOUT_PG_USER"})
 
 
 def _check_environment(environ: Mapping[str, str]) -> None:
