@@ -13,13 +13,13 @@ import pytest
 import toolscout
 from agents import Agent, FunctionTool, RunConfig, Runner
 from apis import API
-from toolscout import telemetry
 from toolscout.testing.wire import WireServer
 from toolscout.tokens import tool_tokens
 from toolscout_openai_agents import ToolscoutTools
 
-sdk_metrics = pytest.importorskip("opentelemetry.sdk.metrics")
-from opentelemetry.sdk.metrics.export import InMemoryMetricReader  # noqa: E402
+pytest.importorskip("opentelemetry.sdk.metrics")
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from toolscout.testing.metrics import recorded_metrics, tool_token_points
 
 NAMESPACES = {
     "get_weather": {"namespace": "travel"},
@@ -93,25 +93,8 @@ def test_a_callable_metadata_source(tools: list[FunctionTool]) -> None:
 
 @pytest.fixture
 def reader() -> Iterator[InMemoryMetricReader]:
-    reader = InMemoryMetricReader()
-    telemetry.configure(meter_provider=sdk_metrics.MeterProvider(metric_readers=[reader]))
-    try:
+    with recorded_metrics() as reader:
         yield reader
-    finally:
-        telemetry.configure()
-
-
-def tool_token_points(reader: InMemoryMetricReader) -> dict[str, Any]:
-    data = reader.get_metrics_data()
-    points = [
-        point
-        for resource in (data.resource_metrics if data else ())
-        for scope in resource.scope_metrics
-        for metric in scope.metrics
-        if metric.name == "toolscout.request.tool_tokens"
-        for point in metric.data.data_points
-    ]
-    return {p.attributes["toolscout.tool_tokens.type"]: p for p in points}
 
 
 def test_each_model_call_records_its_tool_tokens_with_and_without_toolscout(

@@ -1,0 +1,48 @@
+"""toolscout's OpenTelemetry metrics, read back in tests.
+
+Needs the OpenTelemetry SDK (`opentelemetry-sdk`, in the `testing` extra): an in-memory
+reader is installed as toolscout's meter provider for the length of a `with` block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from toolscout import telemetry
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+__all__ = ["recorded_metrics", "tool_token_points"]
+
+
+@contextmanager
+def recorded_metrics() -> Iterator[InMemoryMetricReader]:
+    """An in-memory reader of everything toolscout records inside the block."""
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+    reader = InMemoryMetricReader()
+    telemetry.configure(meter_provider=MeterProvider(metric_readers=[reader]))
+    try:
+        yield reader
+    finally:
+        telemetry.configure()
+
+
+def tool_token_points(reader: InMemoryMetricReader) -> dict[str, Any]:
+    """The `toolscout.request.tool_tokens` data points, by type (`sent`, `catalog`)."""
+    data = reader.get_metrics_data()
+    points = [
+        point
+        for resource in (data.resource_metrics if data else ())
+        for scope in resource.scope_metrics
+        for metric in scope.metrics
+        if metric.name == "toolscout.request.tool_tokens"
+        for point in metric.data.data_points
+    ]
+    return {
+        str((point.attributes or {}).get("toolscout.tool_tokens.type")): point for point in points
+    }
