@@ -9,7 +9,9 @@ import pytest
 import toolscout.auto
 from toolscout import integration
 from toolscout.config import load_settings
+from toolscout.errors import ConfigError
 from toolscout.integration import AutoThreshold, Scout, filter_metadata, merge_loaded
+from toolscout.session import SessionManager
 from toolscout.testing import ReferenceToolIndex
 from toolscout.types import ToolReference
 
@@ -102,3 +104,15 @@ def test_record_request_counts_pinned_and_searchable_as_the_catalog() -> None:
         for p in metric.data.data_points
     }
     assert points == {"sent": tool_tokens(sent), "catalog": tool_tokens(every)}
+
+
+def test_a_bad_override_over_given_settings_is_a_config_error_naming_it() -> None:
+    with pytest.raises(ConfigError, match="max_results"):
+        Scout(ReferenceToolIndex(), settings=load_settings(), max_results=0)
+
+
+def test_index_and_sessions_of_another_index_are_refused() -> None:
+    sessions = SessionManager(ReferenceToolIndex())
+    with pytest.raises(ValueError, match="not both"):
+        Scout(ReferenceToolIndex(), sessions=sessions)
+    assert Scout(sessions=sessions).index is sessions.index

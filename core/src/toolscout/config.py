@@ -295,6 +295,23 @@ class _Hidden:
         return "'***'"
 
 
+def settings_with(settings: Settings | None, overrides: Mapping[str, Any], what: str) -> Settings:
+    """`settings` (None: `load_settings()`) with `overrides` on top, every value checked.
+
+    The advisor and the framework integrations take settings plus keyword overrides; a bad
+    override is a `ConfigError` naming it as a `what` (e.g. "advisor option").
+    """
+    if settings is None:
+        return load_settings(**overrides)
+    if not overrides:
+        return settings
+    try:
+        # model_validate skips the settings sources: only the given values are checked.
+        return type(settings).model_validate({**settings.model_dump(), **overrides})
+    except ValidationError as error:
+        raise ConfigError(format_validation_error(error, what, type(settings))) from None
+
+
 def load_settings(directory: str | Path | None = None, **overrides: Any) -> Settings:
     """Read and validate the configuration; `overrides` take precedence over every source."""
     _check_environment(os.environ)

@@ -30,7 +30,7 @@ from toolscout.advisor.search_tool import (
 )
 from toolscout.auto import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshold
 from toolscout.index import ToolIndex
-from toolscout.session import SessionManager, tool_set_fingerprint
+from toolscout.session import SessionManager, session_manager, tool_set_fingerprint
 from toolscout.types import ToolReference
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ class Scout:
         result_summaries: bool | None = None,
         search_tool_name: str = SEARCH_TOOL_NAME,
     ) -> None:
-        from toolscout.config import load_settings
+        from toolscout.config import settings_with
 
         overrides: dict[str, Any] = {
             key: value
@@ -112,27 +112,8 @@ class Scout:
             }.items()
             if value is not None
         }
-        if settings is None:
-            settings = load_settings(**overrides)
-        elif overrides:
-            settings = type(settings).model_validate({**settings.model_dump(), **overrides})
-        self.settings = settings
-        if sessions is not None:
-            if index is not None and index is not sessions.index:
-                raise ValueError("pass either index or sessions (whose index is used), not both")
-            self.sessions = sessions
-        else:
-            if index is None:
-                from toolscout.loading import load_index
-
-                index = load_index(settings=settings)
-            from toolscout.eviction import strategy_from_settings
-
-            eviction = settings.eviction
-            self.sessions = SessionManager(
-                index,
-                strategy_from_settings(eviction.strategy, eviction.lru_max_sessions, eviction.ttl),
-            )
+        self.settings = settings = settings_with(settings, overrides, "integration option")
+        self.sessions = session_manager(settings, index, sessions)
         self.index: ToolIndex = self.sessions.index
         self.pinned = frozenset(pinned)
         self.auto = AutoThreshold.coerce(auto, settings)

@@ -4,17 +4,40 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from toolscout.eviction import EvictionStrategy, LruEvictionStrategy
+from toolscout.eviction import EvictionStrategy, LruEvictionStrategy, strategy_from_settings
 from toolscout.index import ToolIndex, check_session_id
 from toolscout.toolsets import set_fingerprint
 from toolscout.types import ToolReference
 
-__all__ = ["SessionManager", "tool_set_fingerprint"]
+if TYPE_CHECKING:
+    from toolscout.config import Settings
+
+__all__ = ["SessionManager", "session_manager", "tool_set_fingerprint"]
 
 
 #: A digest of a tool set that ignores order (the one core uses to share sets).
 tool_set_fingerprint = set_fingerprint
+
+
+def session_manager(
+    settings: Settings, index: ToolIndex | None = None, sessions: SessionManager | None = None
+) -> SessionManager:
+    """`sessions` as given, else a manager over `index` (None: the configured backend) with
+    the configured eviction: what the advisor and every integration hold their sessions in."""
+    if sessions is not None:
+        if index is not None and index is not sessions.index:
+            raise ValueError("pass either index or sessions (whose index is used), not both")
+        return sessions
+    if index is None:
+        from toolscout.loading import load_index
+
+        index = load_index(settings=settings)
+    eviction = settings.eviction
+    return SessionManager(
+        index, strategy_from_settings(eviction.strategy, eviction.lru_max_sessions, eviction.ttl)
+    )
 
 
 class SessionManager:

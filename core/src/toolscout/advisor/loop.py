@@ -47,9 +47,9 @@ from toolscout.advisor.search_tool import (
 )
 from toolscout.advisor.tools import Handler, Tool, ToolArgumentsError, ToolRegistry
 from toolscout.auto import AutoThreshold
-from toolscout.errors import ConfigError, ToolscoutError
+from toolscout.errors import ToolscoutError
 from toolscout.index import ToolIndex
-from toolscout.session import SessionManager
+from toolscout.session import SessionManager, session_manager
 from toolscout.types import FrozenDict, ToolReference
 
 if TYPE_CHECKING:
@@ -171,7 +171,7 @@ class Advisor:
         options: Mapping[str, Any] | None = None,
         auto: AutoThreshold | bool = True,
     ) -> None:
-        from toolscout.config import load_settings
+        from toolscout.config import settings_with
 
         if not hasattr(model, "complete") and not hasattr(model, "acomplete"):
             raise TypeError(
@@ -192,29 +192,11 @@ class Advisor:
             }.items()
             if value is not None
         }
-        if settings is None:
-            settings = load_settings(**overrides)
-        elif overrides:
-            settings = _with_overrides(settings, overrides)
+        settings = settings_with(settings, overrides, "advisor option")
         self.settings = settings
         self.model = model
         self.registry = ToolRegistry.coerce(tools)
-        if sessions is not None:
-            self.sessions = sessions
-            if index is not None and index is not sessions.index:
-                raise ValueError("pass either index or sessions (whose index is used), not both")
-        else:
-            if index is None:
-                from toolscout.loading import load_index
-
-                index = load_index(settings=settings)
-            from toolscout.eviction import strategy_from_settings
-
-            eviction = settings.eviction
-            self.sessions = SessionManager(
-                index,
-                strategy_from_settings(eviction.strategy, eviction.lru_max_sessions, eviction.ttl),
-            )
+        self.sessions = session_manager(settings, index, sessions)
         self.index: ToolIndex = self.sessions.index
         self.pinned = tuple(dict.fromkeys(pinned))
         self.options: Mapping[str, Any] = FrozenDict(options or {})
@@ -729,20 +711,6 @@ class _Run:
             loaded_tools=list(self.loaded),
             tool_search=self.search_on,
         )
-
-
-def _with_overrides(settings: Settings, overrides: dict[str, Any]) -> Settings:
-    from pydantic import ValidationError
-
-    from toolscout.config import format_validation_error
-
-    try:
-        # model_validate skips the settings sources: only the given values are checked.
-        return type(settings).model_validate({**settings.model_dump(), **overrides})
-    except ValidationError as error:
-        raise ConfigError(
-            format_validation_error(error, "advisor option", type(settings))
-        ) from None
 
 
 def _prepare_messages(
