@@ -334,11 +334,17 @@ ORDER BY top.score DESC NULLS LAST, top.def
 """
 )
 
-# The set's nearest tools to the query vector, exactly (`+ 0` keeps the planner off the
-# HNSW index, which would return the nearest of every set and filter them afterwards).
-_NEAREST_EXACT = """
+
+def _nearest_exact(distance: str) -> str:
+    """The set's nearest tools by `distance` (an SQL expression over `d.embedding`),
+    exactly (`+ 0` keeps the planner off the HNSW index, which would return the nearest of
+    every set and filter them afterwards)."""
+    return (
+        """
 nearest AS (
-    SELECT m.def, (d.embedding <=> %(vector)s) + 0 AS distance
+    SELECT m.def, """
+        + distance
+        + """ + 0 AS distance
     FROM target t
     JOIN {s}.members m ON m.set_id = t.id
     JOIN {s}.definitions d ON d.key = m.def
@@ -347,6 +353,11 @@ nearest AS (
     ORDER BY 2, 1
     LIMIT %(candidates)s
 )"""
+    )
+
+
+# The set's nearest tools to the query vector, exactly.
+_NEAREST_EXACT = _nearest_exact("(d.embedding <=> %(vector)s)")
 
 # Through the HNSW index, scanning on (pgvector's iterative scan) until enough of the
 # set's tools came up; for sets above `exact_limit`.
@@ -385,21 +396,7 @@ ORDER BY n.distance NULLS LAST, n.def
 _SPLIT_DISTANCE = "(SELECT min(d.embedding <=> q.v) FROM unnest(%(vectors)b) q(v))"
 
 # `_NEAREST_EXACT` for several query vectors: each tool's least distance to any.
-_NEAREST_SPLIT_EXACT = (
-    """
-nearest AS (
-    SELECT m.def, """
-    + _SPLIT_DISTANCE
-    + """ + 0 AS distance
-    FROM target t
-    JOIN {s}.members m ON m.set_id = t.id
-    JOIN {s}.definitions d ON d.key = m.def
-    WHERE d.embedding IS NOT NULL
-      AND (%(allowed)s::uuid[] IS NULL OR m.def = ANY(%(allowed)s::uuid[]))
-    ORDER BY 2, 1
-    LIMIT %(candidates)s
-)"""
-)
+_NEAREST_SPLIT_EXACT = _nearest_exact(_SPLIT_DISTANCE)
 
 # `_NEAREST_INDEXED` for several query vectors: the nearest of each through the HNSW
 # index, each tool once with its least distance.
