@@ -51,6 +51,7 @@ __all__ = [
     "EmbeddingCache",
     "cache_max_bytes",
     "cache_root",
+    "cache_subdir",
     "check_matrix",
     "clear_disk_cache",
     "disk_cache_stats",
@@ -159,7 +160,19 @@ def cache_root() -> Path:
     """toolscout's cache directory: `TOOLSCOUT_CACHE_DIR`, else the user cache directory
     (`~/.cache/toolscout` on Linux). Built models live here even when the vector cache is
     off."""
-    value = _cache_dir_value()
+    return _root(_cache_dir_value())
+
+
+def cache_subdir(name: str) -> Path | None:
+    """`<cache_root>/<name>`, or None when `TOOLSCOUT_CACHE_DIR` is `off` (also `none`,
+    `0`, `false`, empty): where a cache that can be turned off keeps its files."""
+    value = _cache_dir_value()  # read once: it may come from the settings files
+    if value is not None and value.strip().lower() in _OFF:
+        return None
+    return _root(value) / name
+
+
+def _root(value: str | None) -> Path:
     if value is None or value.strip().lower() in _OFF:
         return _user_cache_dir()
     return Path(value).expanduser()
@@ -167,11 +180,8 @@ def cache_root() -> Path:
 
 def vector_cache_dir() -> Path | None:
     """Where `shared_cache()` keeps vectors on disk: `<cache_root>/vectors`, or None when
-    `TOOLSCOUT_CACHE_DIR` is `off` (also `none`, `0`, `false`, empty)."""
-    value = _cache_dir_value()
-    if value is not None and value.strip().lower() in _OFF:
-        return None
-    return cache_root() / "vectors"
+    the cache is off (`cache_subdir`)."""
+    return cache_subdir("vectors")
 
 
 def cache_max_bytes() -> int:

@@ -185,11 +185,10 @@ class _CountCache:
 
 
 def _cache_file() -> Path | None:
-    from toolscout.embedders import cache_root, vector_cache_dir
+    from toolscout.embedders import cache_subdir
 
-    if vector_cache_dir() is None:  # TOOLSCOUT_CACHE_DIR=off: nothing on disk
-        return None
-    return cache_root() / "token_counts.sqlite3"
+    directory = cache_subdir("tokens")  # None: TOOLSCOUT_CACHE_DIR=off, nothing on disk
+    return None if directory is None else directory / "counts.sqlite3"
 
 
 _CACHE = _CountCache()
