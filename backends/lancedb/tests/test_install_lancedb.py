@@ -9,12 +9,8 @@ that look like SQL.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
-from typing import ClassVar
-
-import numpy as np
 import pytest
+from test_lancedb import WordHashEmbedder
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout_lancedb import LanceDBToolIndex
 
@@ -26,21 +22,6 @@ ODD_NAMES = [
     "名前_検索",
     "semi;colon -- comment",
 ]
-
-
-class WordHashEmbedder:
-    """A small real embedder: each word hashed into one of 64 dimensions."""
-
-    name: ClassVar[str] = "word-hash"
-    model_id = "test/word-hash-64"
-    dimension = 64
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        matrix = np.zeros((len(texts), 64), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in text.lower().split():
-                matrix[row, hashlib.blake2b(word.encode()).digest()[0] % 64] += 1.0
-        return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
 
 
 def test_full_text_ranks_the_row_with_the_rare_query_term_first() -> None:
