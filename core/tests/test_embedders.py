@@ -34,6 +34,7 @@ from toolscout.embedders import (
     clear_disk_cache,
     disk_cache_stats,
     load_embedder,
+    query_vectors,
     shared_cache,
     vector_cache_dir,
 )
@@ -158,6 +159,33 @@ def test_query_cache_is_bounded_least_recently_used(embedder: HashingEmbedder) -
         cache.embed_query(embedder, query)
     # "b rent" was evicted by "c fuel" (least recently used), so it ran twice.
     assert [call[0] for call in embedder.calls] == ["a tax", "b rent", "c fuel", "b rent"]
+
+
+def test_queries_not_cached_are_embedded_in_one_batch(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache()
+    tax = cache.embed_query(embedder, "a tax")
+    found = cache.embed_queries(embedder, ["b rent", "a tax", "c fuel", "b rent"])
+    assert embedder.calls == [["a tax"], ["b rent", "c fuel"]]
+    assert found[1] is tax and found[0] is found[3]
+    assert np.allclose(found[2], embedder.embed(["c fuel"])[0])
+    again = cache.embed_queries(embedder, ["c fuel", "b rent"])
+    assert again[0] is found[2] and again[1] is found[0]
+    assert len(embedder.calls) == 3  # the two above, and the check's own call
+    with pytest.raises(ValueError):
+        found[2][0] = 5.0
+
+
+def test_query_vectors_embed_each_step_of_a_query_once(embedder: HashingEmbedder) -> None:
+    cache = EmbeddingCache()
+    query = "Find the rent invoice, then pay it from the ledger"
+    whole = query_vectors(cache, embedder, query, split=False)
+    assert len(whole) == 1 and embedder.calls == [[query]]
+    steps = query_vectors(cache, embedder, query, split=True)
+    assert steps[0] is whole[0] and len(steps) == 3
+    assert embedder.calls[1] == ["Find the rent invoice", "pay it from the ledger"]
+    repeated = query_vectors(cache, embedder, query, split=True)
+    assert all(a is b for a, b in zip(repeated, steps, strict=True))
+    assert len(embedder.calls) == 2  # a repeated query embeds nothing
 
 
 def test_disk_cache_serves_a_later_process(tmp_path: Path) -> None:

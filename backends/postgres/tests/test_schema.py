@@ -189,3 +189,69 @@ def test_large_sets_search_through_the_hnsw_index(
         assert any("definitions_embedding" in row[0] for row in plan), plan
     finally:
         index.close()
+
+
+def vector_layout(dsn: str, schema: str, dimension: int = 512) -> tuple[str, int]:
+    """The embedding column's storage, and how many vectors the TOAST table holds (values
+    of a vector's size without its length word: the descriptions there are shorter)."""
+    with psycopg.connect(dsn) as conn:
+        storage, toast = conn.execute(
+            "SELECT a.attstorage, c.reltoastrelid::regclass::text FROM pg_attribute a "
+            "JOIN pg_class c ON c.oid = a.attrelid "
+            "WHERE a.attrelid = %s::regclass AND a.attname = 'embedding'",
+            [f'"{schema}".definitions'],
+        ).fetchone()
+        values = conn.execute(
+            f"SELECT count(*) FROM (SELECT chunk_id FROM {toast} GROUP BY chunk_id "
+            "HAVING sum(length(chunk_data)) = %s) v",
+            [4 + 4 * dimension],
+        ).fetchone()
+    return storage, values[0]
+
+
+def test_vectors_are_kept_in_their_rows_and_older_schemas_are_moved(
+    dsn: str, schema: str, hash_embedder: Any
+) -> None:
+    """An exact search reads each vector of the set: from the row, not the TOAST table
+    (where pgvector's default storage puts a 512-dimension vector). A schema written
+    that way is moved into the rows when next opened, vectors unchanged."""
+    query = ToolSearchRequest("s", "weather ledger entries", 5)
+    index = PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode="hybrid")
+    index.index_tools("s", ledger_tools(12))
+    before = [(hit.name, hit.score) for hit in index.search(query).references]
+    index.close()
+    assert vector_layout(dsn, schema) == ("p", 0)
+    with psycopg.connect(dsn) as conn:  # as the first release stored them
+        conn.execute(
+            f'ALTER TABLE "{schema}".definitions ALTER COLUMN embedding SET STORAGE EXTERNAL'
+        )
+        conn.execute(f'UPDATE "{schema}".definitions SET embedding = embedding::real[]::vector')
+    assert vector_layout(dsn, schema) == ("e", 12)
+    index = PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode="hybrid")
+    try:
+        assert vector_layout(dsn, schema) == ("p", 0)
+        assert [(hit.name, hit.score) for hit in index.search(query).references] == before
+    finally:
+        index.close()
+
+
+def test_a_bulk_write_leaves_statistics_and_an_all_visible_heap(dsn: str, schema: str) -> None:
+    """Searches right after indexing a catalog get plans made for its tables and read
+    postings from their index alone, without waiting for autovacuum."""
+    index = PostgresToolIndex(dsn=dsn, schema=schema)
+    try:
+        index.index_tools("s", ledger_tools(39))  # more than a write takes under its lock
+        with psycopg.connect(dsn) as conn:
+            tables = conn.execute(
+                "SELECT c.relname, c.relpages, c.relallvisible, c.reltuples FROM pg_class c "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s "
+                "AND c.relname IN ('postings', 'members', 'definitions') ORDER BY 1",
+                [schema],
+            ).fetchall()
+    finally:
+        index.close()
+    assert [row[0] for row in tables] == ["definitions", "members", "postings"]
+    for name, pages, visible, _tuples in tables:
+        assert pages > 0 and visible == pages, name
+    counts = {name: tuples for name, _pages, _visible, tuples in tables}
+    assert counts["definitions"] == counts["members"] == 39 and counts["postings"] > 39

@@ -8,7 +8,7 @@ name and options.
 
 Backends do not call `embed` directly: `EmbeddingCache.embed_documents` embeds each distinct
 tool text once per model, across every session and index in the process (and across
-processes with a `cache_dir`), and `EmbeddingCache.embed_query` keeps a bounded cache of
+processes with a `cache_dir`), and `EmbeddingCache.embed_queries` keeps a bounded cache of
 query vectors. `shared_cache()` is the process-wide instance; it keeps document vectors on
 disk in the user cache directory (`TOOLSCOUT_CACHE_DIR` moves it or, set to `off`, turns
 it off), bounded in size, so a later process does not embed a catalog again.
@@ -56,6 +56,7 @@ __all__ = [
     "clear_disk_cache",
     "disk_cache_stats",
     "load_embedder",
+    "query_vectors",
     "shared_cache",
     "vector_cache_dir",
 ]
@@ -563,20 +564,31 @@ class EmbeddingCache:
 
     def embed_query(self, embedder: Embedder, text: str) -> Matrix:
         """The vector of one query (1-D), from the bounded query cache when repeated."""
-        key = (embedder.model_id, text)
+        return self.embed_queries(embedder, [text])[0]
+
+    def embed_queries(self, embedder: Embedder, texts: Sequence[str]) -> list[Matrix]:
+        """The vectors of several queries (1-D each, read-only), from the bounded query
+        cache when repeated; those not cached are embedded in one batch."""
+        model = embedder.model_id
+        found: dict[str, Matrix] = {}
         with self._lock:
-            cached = self._queries.get(key)
-            if cached is not None:
-                self._queries.move_to_end(key)
-                return cached  # type: ignore[no-any-return]
-        if self.persist_queries and self._disk is not None:
-            vector: Matrix = self.embed_documents(embedder, [text])[0]
-        else:
-            vector = self._run(embedder, [text])[0]
-        vector.setflags(write=False)  # shared between callers: nobody may change it
-        with self._lock:
-            self._remember(self._queries, key, vector)
-        return vector
+            for text in texts:
+                cached = self._queries.get((model, text))
+                if cached is not None:
+                    self._queries.move_to_end((model, text))
+                    found[text] = cached
+        missing = [text for text in dict.fromkeys(texts) if text not in found]
+        if missing:
+            if self.persist_queries and self._disk is not None:
+                vectors = self.embed_documents(embedder, missing)
+            else:
+                vectors = self._run(embedder, missing)
+            with self._lock:
+                for text, vector in zip(missing, vectors, strict=True):
+                    vector.setflags(write=False)  # shared between callers: nobody may change it
+                    found[text] = vector
+                    self._remember(self._queries, (model, text), vector)
+        return [found[text] for text in texts]
 
     def clear(self) -> None:
         """Forget every in-memory vector (the disk store, if any, is kept)."""
@@ -587,6 +599,22 @@ class EmbeddingCache:
     def close(self) -> None:
         if self._disk is not None:
             self._disk.close()
+
+
+def query_vectors(
+    cache: EmbeddingCache, embedder: Embedder, text: str, *, split: bool
+) -> list[Matrix]:
+    """The query's vector, then, with `split`, one per clause of a query that asks for
+    several things (`toolscout.analysis.clauses`): a clause finds the tool for its own
+    step, which the whole query's vector, an average of every step, ranks low."""
+    texts = [text]
+    if split:
+        from toolscout.analysis import clauses
+
+        parts = clauses(text)
+        if len(parts) > 1:
+            texts += parts
+    return cache.embed_queries(embedder, texts)
 
 
 _shared: dict[str | None, EmbeddingCache] = {}

@@ -41,12 +41,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from weakref import WeakKeyDictionary
 
 from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
-from toolscout.analysis import clauses
 from toolscout.embedders import (
     Embedder,
     EmbeddingCache,
-    check_matrix,
     load_embedder,
+    query_vectors,
     shared_cache,
 )
 from toolscout.index import Query
@@ -646,16 +645,8 @@ class LanceDBToolIndex(ToolIndexBase):
         return [float(s) for s in best]
 
     def _query_vectors(self, query: Query) -> list[Any]:
-        """The whole query's vector, then one per clause of a query that asks for several
-        things (`split_query`): a clause finds the tool for its own step, which the whole
-        query's vector, an average of every step, ranks low."""
-        vectors = [self.cache.embed_query(self.embedder, query.text)]
-        if self.options.split_query:
-            parts = clauses(query.text)
-            if len(parts) > 1:
-                # One batch, not cached: a clause rarely comes again outside its query.
-                vectors += list(check_matrix(self.embedder, parts, self.embedder.embed(parts)))
-        return vectors
+        """The whole query's vector, then one per clause with `split_query`."""
+        return query_vectors(self.cache, self.embedder, query.text, split=self.options.split_query)
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         table = self._table

@@ -412,6 +412,15 @@ class PostgresToolIndex(ToolIndexBase):
                     )
                 )
             self._set_meta(conn, {"embedding_model": mine, "embedding_dimension": str(size)})
+        else:
+            storage = conn.execute(sql.EMBEDDING_STORAGE, [f"{self._s}.definitions"]).fetchone()
+            if storage is not None and storage[0] != "p":
+                for statement in sql.INLINE_VECTORS:
+                    conn.execute(
+                        statement.format(  # type: ignore[arg-type]
+                            s=self._s, vector=f"{namespace}.vector"
+                        )
+                    )
         row = conn.execute(
             "SELECT t.oid, t.typarray FROM pg_type t "
             "JOIN pg_namespace n ON n.oid = t.typnamespace "
@@ -496,6 +505,8 @@ class PostgresToolIndex(ToolIndexBase):
                 "SET_COUNT",
                 "DEFINITION_COUNT",
                 "KEYWORD",
+                "DEFINITIONS_ESTIMATE",
+                "MAINTAIN",
             )
         }
         operator = self._operator
@@ -802,22 +813,16 @@ class PostgresToolIndex(ToolIndexBase):
         return ToolSearchResponse(tuple(hits), total, SearchMetadata(self.name, _ms(start)))
 
     def _query_vectors(self, text: str) -> Any:
-        """The query's vector; in hybrid mode with `split_query`, a list of it and one per
-        clause of a query that asks for several things: a clause finds the tool for its own
-        step, which the whole query's vector, an average of every step, ranks low."""
-        assert self.embedder is not None and self.cache is not None
-        vector = self.cache.embed_query(self.embedder, text)
-        if self.mode != "hybrid" or not self.options.split_query:
-            return vector
-        from toolscout.analysis import clauses
-        from toolscout.embedders import check_matrix
+        """The query's vector; in hybrid mode with `split_query`, a list of `Vector`s: the
+        whole query's, then one per clause of a query that asks for several things."""
+        from toolscout.embedders import query_vectors
 
-        parts = clauses(text)
-        if len(parts) < 2:
-            return vector
-        # One batch, not cached: a clause rarely comes again outside its query.
-        found = check_matrix(self.embedder, parts, self.embedder.embed(parts))
-        return [Vector(vector)] + [Vector(row) for row in found]
+        assert self.embedder is not None and self.cache is not None
+        split = self.mode == "hybrid" and self.options.split_query
+        vectors = query_vectors(self.cache, self.embedder, text, split=split)
+        if len(vectors) == 1:
+            return vectors[0]
+        return [Vector(vector) for vector in vectors]
 
     def _query(
         self,
@@ -938,12 +943,15 @@ class PostgresToolIndex(ToolIndexBase):
             # bookkeeping only.
             vectors = self._vectors_for(prepared) if self.embedder is not None else {}
 
+            written = [0]
+
             def full(conn: psycopg.Connection[Any]) -> _Outcome:
                 with conn.transaction():
-                    self._insert_definitions(conn, prepared, vectors)
+                    written[0] = self._insert_definitions(conn, prepared, vectors)
                     return self._write(conn, session_id, prepared, removals, replace, vectors)
 
             outcome = self._run(full, "write", write=True)
+            self._maintain(written[0])
         if outcome.unchanged:
             return
         held = outcome.held
@@ -1149,15 +1157,16 @@ class PostgresToolIndex(ToolIndexBase):
         conn: psycopg.Connection[Any],
         prepared: Sequence[_Prepared],
         vectors: dict[uuid.UUID, Any],
-    ) -> None:
+    ) -> int:
         """Write the definitions the store lacks, with their postings (and vectors), in
-        key order (so two writers of overlapping catalogs wait rather than deadlock)."""
+        key order (so two writers of overlapping catalogs wait rather than deadlock);
+        returns how many."""
         st = self._statements
         unique = {p.key: p.tool for p in prepared}
         existing = {row[0] for row in conn.execute(st["EXISTING"], [list(unique)])}
         new = sorted(key for key in unique if key not in existing)
         if not new:
-            return
+            return 0
         analysed = {key: self.analyzer.tool_terms(unique[key]) for key in new}
         with_vectors = self._vector_oid is not None
         if with_vectors:
@@ -1196,6 +1205,7 @@ class PostgresToolIndex(ToolIndexBase):
         with cursor.copy(st["COPY_POSTINGS"]) as copy:
             for key in new:
                 copy.write(_postings(key, analysed[key]))
+        return len(new)
 
     def _release(self, conn: psycopg.Connection[Any], set_id: uuid.UUID) -> list[uuid.UUID]:
         """Drop a set no session holds any more; its definitions, to collect after commit."""
@@ -1220,6 +1230,28 @@ class PostgresToolIndex(ToolIndexBase):
             self._run(collect, "cleanup", write=False)
         except (psycopg.Error, DatabaseUnavailable) as error:
             logger.debug("postgres: collecting %d definitions deferred: %s", len(keys), error)
+
+    def _maintain(self, written: int) -> None:
+        """After a write that added a fifth or more of the definitions (autovacuum's own
+        threshold): fresh planner statistics, and the visibility map that lets a search
+        read postings from their index alone. Autovacuum gets there within a minute or
+        so; searches meanwhile would pay (plans made for empty tables, a heap read per
+        posting). Best effort: skipped while another worker runs it, and by a user that
+        does not own the tables."""
+        import psycopg
+
+        def maintain(conn: psycopg.Connection[Any]) -> None:
+            row = conn.execute(self._statements["DEFINITIONS_ESTIMATE"]).fetchone()
+            before = float(row[0]) if row is not None and row[0] is not None else -1.0
+            if before < 0 or written >= 0.2 * before:  # -1: never analysed
+                conn.execute(self._statements["MAINTAIN"], prepare=False)
+
+        if written == 0:
+            return
+        try:
+            self._run(maintain, "maintenance", write=False)
+        except (psycopg.Error, DatabaseUnavailable) as error:
+            logger.debug("postgres: maintenance after a bulk write skipped: %s", error)
 
     def sweep(self) -> int:
         """Delete every definition no set holds (left by collections that lost a race);

@@ -83,10 +83,27 @@ MIGRATIONS: dict[int, list[str]] = {
 }
 
 #: Adds vectors to a schema (run once, when an index with an embedder first opens it).
+#: Embeddings stay in the row (storage PLAIN: pgvector's default moves one out of any
+#: row over 2 KB; a long description is moved instead): an exact search reads every
+#: vector of a set, and reading one from the TOAST table costs more than its distance.
+#: HNSW takes at most 2,000 dimensions, which fit a row.
 ADD_VECTORS = [
     "ALTER TABLE {s}.definitions ADD COLUMN embedding {vector}({dimension})",
+    "ALTER TABLE {s}.definitions ALTER COLUMN embedding SET STORAGE PLAIN",
     "CREATE INDEX definitions_embedding ON {s}.definitions "
     "USING hnsw (embedding {ops}) WITH (m = 16, ef_construction = 64)",
+]
+
+#: A schema whose vectors were stored out of row (made before they were kept in it): the
+#: storage, then each stored vector written again (an unchanged value would keep its
+#: out-of-row copy; a float4[] round trip is exact).
+EMBEDDING_STORAGE = (
+    "SELECT attstorage FROM pg_attribute WHERE attrelid = to_regclass(%s) AND attname = 'embedding'"
+)
+INLINE_VECTORS = [
+    "ALTER TABLE {s}.definitions ALTER COLUMN embedding SET STORAGE PLAIN",
+    "UPDATE {s}.definitions SET embedding = embedding::real[]::{vector} "
+    "WHERE embedding IS NOT NULL",
 ]
 
 META = "SELECT key, value FROM {s}.meta"
@@ -260,6 +277,11 @@ DELETE FROM {s}.definitions d
 WHERE NOT EXISTS (SELECT 1 FROM {s}.members m WHERE m.def = d.key)
 """
 
+#: The definitions the planner's statistics know of (-1: never analysed).
+DEFINITIONS_ESTIMATE = "SELECT reltuples FROM pg_class WHERE oid = to_regclass('{s}.definitions')"
+#: After a bulk write (outside a transaction, as VACUUM must run).
+MAINTAIN = "VACUUM (ANALYZE, SKIP_LOCKED) {s}.postings, {s}.members, {s}.definitions"
+
 # --- reads ----------------------------------------------------------------------------
 
 SET_HEAD = "SELECT revision, fingerprint FROM {s}.sets WHERE id = %(set)s"
@@ -285,50 +307,72 @@ target AS (
 )"""
 
 # Postings of the query's terms in the session's set, with field-weighted term counts
-# and lengths.
+# and lengths: read by term (a query's terms have hundreds of postings where a set has
+# thousands of members), each kept if the set holds its definition.
 _MATCHED = """
 matched AS (
     SELECT p.def, p.term, p.tf_name, p.name_terms,
            p.tf_name * %(wn)s + p.tf_params * %(wp)s + p.tf_desc * %(wd)s AS tf,
            p.len_name * %(wn)s + p.len_params * %(wp)s + p.len_desc * %(wd)s AS dl
     FROM {s}.postings p
-    JOIN {s}.members m ON m.set_id = (SELECT id FROM target) AND m.def = p.def
     WHERE p.term = ANY(%(terms)s::text[])
+      AND EXISTS (
+          SELECT 1 FROM {s}.members m
+          WHERE m.set_id = (SELECT id FROM target) AND m.def = p.def
+      )
 )"""
 
-# BM25F: a term's document frequency counts the set's tools holding it in any field; the
-# names a metadata filter lets through (`allowed`) are kept afterwards, so the filter does
-# not change the statistics.
-_SCORED = """
-df AS (
-    SELECT term, count(*) AS n FROM matched GROUP BY term
+
+def _scored(name_match: bool) -> str:
+    """BM25F per matched tool (and, for hybrid, the share of its name terms the query
+    holds). A term's document frequency counts the set's tools holding it in any field;
+    the names a metadata filter lets through (`allowed`) are kept afterwards, so the
+    filter does not change the statistics. The arithmetic is float8 throughout: the
+    same in numeric costs more than the rest of the statement."""
+    bonus = (
+        """,
+           count(*) FILTER (WHERE m.tf_name > 0)::float8 / greatest(max(m.name_terms), 1)
+               AS name_match"""
+        if name_match
+        else ""
+    )
+    return (
+        """
+idf AS (
+    SELECT term,
+           ln(1.0 + ((SELECT size FROM target) - count(*)::float8 + 0.5)
+                    / (count(*)::float8 + 0.5)) AS idf
+    FROM matched GROUP BY term
 ),
 scored AS (
     SELECT m.def,
-           sum(ln(1.0 + (t.size - df.n + 0.5) / (df.n + 0.5)) * m.tf * (%(k1)s + 1.0)
-               / (m.tf + %(k1)s * (1.0 - %(b)s + %(b)s * m.dl / t.avgdl))) AS score,
-           count(*) FILTER (WHERE m.tf_name > 0)::float8 / greatest(max(m.name_terms), 1)
-               AS name_match
-    FROM matched m JOIN df USING (term) CROSS JOIN target t
+           sum(i.idf * m.tf * (%(k1)s + 1.0)
+               / (m.tf + %(k1)s * (1.0 - %(b)s + %(b)s * m.dl / (SELECT avgdl FROM target))))
+               AS score"""
+        + bonus
+        + """
+    FROM matched m JOIN idf i USING (term)
     WHERE m.tf > 0
       AND (%(allowed)s::uuid[] IS NULL OR m.def = ANY(%(allowed)s::uuid[]))
     GROUP BY m.def
 )"""
+    )
 
-#: Keyword mode: the set's head, then its best hits (def, score) and the count of matches.
+
+#: Keyword mode: the set's head, then its best hits (def, score) with the count of matches.
 KEYWORD = (
     "WITH"
     + _TARGET
     + ","
     + _MATCHED
     + ","
-    + _SCORED
+    + _scored(name_match=False)
     + """
-SELECT t.id, t.revision, t.fingerprint, t.size,
-       (SELECT count(*) FROM scored) AS total, top.def, top.score
+SELECT t.id, t.revision, t.fingerprint, t.size, top.total, top.def, top.score
 FROM target t
 LEFT JOIN LATERAL (
-    SELECT def, score FROM scored ORDER BY score DESC, def LIMIT %(limit)s
+    SELECT def, score, count(*) OVER () AS total
+    FROM scored ORDER BY score DESC, def LIMIT %(limit)s
 ) top ON true
 ORDER BY top.score DESC NULLS LAST, top.def
 """
@@ -492,4 +536,4 @@ ORDER BY 7 DESC NULLS LAST, f.def
     else:
         raise ValueError(f"fusion must be 'score' or 'rank', not {fusion!r}")
     fuse = fuse.replace("{distance}", distance)
-    return "WITH" + _TARGET + "," + _MATCHED + "," + _SCORED + "," + nearest + fuse
+    return "WITH" + _TARGET + "," + _MATCHED + "," + _scored(name_match=True) + "," + nearest + fuse
