@@ -259,9 +259,10 @@ class ToolReference:
 
         return tool_text(self)
 
-    @property
+    @cached_property
     def summary(self) -> str:
-        """The description's first sentence, at most 160 characters."""
+        """The description's first sentence, at most 160 characters (built once: every
+        hit carries it)."""
         from toolscout.text import summarize
 
         return summarize(self.description)

@@ -188,13 +188,16 @@ class _Plan:
 @dataclass
 class _Outcome:
     """What a committed change left: the session's set (`held`, or `made`: the set id,
-    revision and plan to cache once committed; neither: it holds nothing), and the
-    definitions of sets it dropped (to collect)."""
+    revision and plan to cache once committed; neither: it holds nothing), the
+    definitions of sets it dropped (to collect), and how many rows it added to members
+    and definitions."""
 
     held: CachedSet | None
     dropped: list[uuid.UUID] = dataclasses.field(default_factory=list)
     unchanged: bool = False
     made: tuple[uuid.UUID, int, _Plan] | None = None
+    members: int = 0
+    definitions: int = 0
 
 
 class PostgresToolIndex(ToolIndexBase):
@@ -505,7 +508,7 @@ class PostgresToolIndex(ToolIndexBase):
                 "SET_COUNT",
                 "DEFINITION_COUNT",
                 "KEYWORD",
-                "DEFINITIONS_ESTIMATE",
+                "ROW_ESTIMATES",
                 "MAINTAIN",
             )
         }
@@ -943,15 +946,15 @@ class PostgresToolIndex(ToolIndexBase):
             # bookkeeping only.
             vectors = self._vectors_for(prepared) if self.embedder is not None else {}
 
-            written = [0]
-
             def full(conn: psycopg.Connection[Any]) -> _Outcome:
                 with conn.transaction():
-                    written[0] = self._insert_definitions(conn, prepared, vectors)
-                    return self._write(conn, session_id, prepared, removals, replace, vectors)
+                    written = self._insert_definitions(conn, prepared, vectors)
+                    outcome = self._write(conn, session_id, prepared, removals, replace, vectors)
+                    return dataclasses.replace(outcome, definitions=written)
 
             outcome = self._run(full, "write", write=True)
-            self._maintain(written[0])
+        if outcome.members + outcome.definitions >= _QUICK_DEFINITIONS:
+            self._maintain(outcome)
         if outcome.unchanged:
             return
         held = outcome.held
@@ -1097,7 +1100,9 @@ class PostgresToolIndex(ToolIndexBase):
             # Held by this session alone: change it in place, only what changed.
             revision = conn.execute(st["IN_PLACE"], {"set": current.id, **delta}).fetchone()
             assert revision is not None
-            return _Outcome(None, gone, made=(current.id, int(revision[0]), plan))
+            return _Outcome(
+                None, gone, made=(current.id, int(revision[0]), plan), members=len(added)
+            )
         set_id = uuid.UUID(hex=uuid.uuid4().hex)
         if current is not None:
             # Copy-on-write: the session's set, less what went, plus what came.
@@ -1112,7 +1117,7 @@ class PostgresToolIndex(ToolIndexBase):
             conn.execute(st["RESTAT"], {"set": set_id, "fingerprint": fingerprint, "bump": 0})
         conn.execute(st["BIND"], {"session": session_id, "set": set_id})
         dropped = self._release(conn, current.id) if current is not None else []
-        return _Outcome(None, dropped, made=(set_id, 1, plan))
+        return _Outcome(None, dropped, made=(set_id, 1, plan), members=len(new))
 
     def _ensure(
         self,
@@ -1231,23 +1236,25 @@ class PostgresToolIndex(ToolIndexBase):
         except (psycopg.Error, DatabaseUnavailable) as error:
             logger.debug("postgres: collecting %d definitions deferred: %s", len(keys), error)
 
-    def _maintain(self, written: int) -> None:
-        """After a write that added a fifth or more of the definitions (autovacuum's own
-        threshold): fresh planner statistics, and the visibility map that lets a search
-        read postings from their index alone. Autovacuum gets there within a minute or
-        so; searches meanwhile would pay (plans made for empty tables, a heap read per
-        posting). Best effort: skipped while another worker runs it, and by a user that
-        does not own the tables."""
+    def _maintain(self, outcome: _Outcome) -> None:
+        """Once a fifth of the rows of members or definitions changed since the planner's
+        statistics were taken (autovacuum's own threshold), counting this write's:
+        fresh statistics, and the visibility map that lets a search read postings and
+        members from their indexes alone. Autovacuum gets there within a minute or so;
+        searches meanwhile would pay (plans made for other table sizes, heap reads).
+        Best effort: skipped while another worker runs it, and by a user that does not
+        own the tables."""
         import psycopg
 
+        added = {"members": outcome.members, "definitions": outcome.definitions}
+
         def maintain(conn: psycopg.Connection[Any]) -> None:
-            row = conn.execute(self._statements["DEFINITIONS_ESTIMATE"]).fetchone()
-            before = float(row[0]) if row is not None and row[0] is not None else -1.0
-            if before < 0 or written >= 0.2 * before:  # -1: never analysed
+            rows = conn.execute(self._statements["ROW_ESTIMATES"]).fetchall()
+            if any(
+                known < 0 or changed + added[table] >= 0.2 * known for table, known, changed in rows
+            ):
                 conn.execute(self._statements["MAINTAIN"], prepare=False)
 
-        if written == 0:
-            return
         try:
             self._run(maintain, "maintenance", write=False)
         except (psycopg.Error, DatabaseUnavailable) as error:

@@ -277,8 +277,13 @@ DELETE FROM {s}.definitions d
 WHERE NOT EXISTS (SELECT 1 FROM {s}.members m WHERE m.def = d.key)
 """
 
-#: The definitions the planner's statistics know of (-1: never analysed).
-DEFINITIONS_ESTIMATE = "SELECT reltuples FROM pg_class WHERE oid = to_regclass('{s}.definitions')"
+#: Members and definitions: rows the planner's statistics know of (-1: never analysed),
+#: and rows changed since (as counted so far: a backend reports its counts within a
+#: second or so).
+ROW_ESTIMATES = (
+    "SELECT relname::text, reltuples::float8, pg_stat_get_mod_since_analyze(oid)::float8 "
+    "FROM pg_class WHERE oid IN (to_regclass('{s}.members'), to_regclass('{s}.definitions'))"
+)
 #: After a bulk write (outside a transaction, as VACUUM must run).
 MAINTAIN = "VACUUM (ANALYZE, SKIP_LOCKED) {s}.postings, {s}.members, {s}.definitions"
 
