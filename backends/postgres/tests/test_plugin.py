@@ -60,7 +60,8 @@ def test_cli_lists_the_backend() -> None:
     assert "postgres" in out.stdout
 
 
-def test_cli_serve_starts_a_server_and_removes_it() -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_cli_serve_starts_a_server_and_removes_it(stop: signal.Signals) -> None:
     if os.environ.get("TOOLSCOUT_TEST_POSTGRES_DSN"):
         pytest.skip("uses the embedded server")
     process = subprocess.Popen(
@@ -79,7 +80,7 @@ def test_cli_serve_starts_a_server_and_removes_it() -> None:
         data = next(line for line in lines if "data:" in line).split("data:", 1)[1].split()[0]
         with psycopg.connect(dsn) as conn:
             assert conn.execute("SELECT current_setting('server_version_num')::int / 10000")
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         assert process.wait(timeout=60) == 0
         deadline = time.monotonic() + 10
         while Path(data).exists() and time.monotonic() < deadline:

@@ -424,15 +424,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve(directory: str | None, port: int | None, out: Any = None) -> int:
+    import signal
     import sys
 
     out = out or sys.stdout
+    # `kill` stops it as Ctrl-C does (a background job does not get Ctrl-C).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server = EmbeddedServer(directory, port=port, durable=directory is not None)
     server.start()
     print(f"PostgreSQL 18 (embedded) at {server.dsn}", file=out)
     print(f"  export TOOLSCOUT_BACKENDS__POSTGRES__DSN={server.dsn}", file=out)
     print(f"  data: {server.root}{'' if server.keep else ' (removed on exit)'}", file=out)
-    print("Ctrl-C stops it.", file=out, flush=True)
+    print("Ctrl-C (or kill) stops it.", file=out, flush=True)
     try:
         while True:
             time.sleep(3600)
