@@ -45,7 +45,7 @@ NOT_RUN: dict[str, str] = {
     "configuration.md#3": "shell exports, no output; test_config.py covers the variables",
     "embedders.md#2": "installs packages (torch from the PyTorch index)",
     "embedders.md#1": "calls the OpenAI embeddings API (needs OPENAI_API_KEY)",
-    "embedders.md#3": "shows a user's cache folders; test_embedders.py covers `cache show`",
+    "embedders.md#3": "shows a user's cache folders; test_caches.py covers `cache show`",
     "hooks.md#1": "fragment: `my_plugin_module` is the reader's",
     "integrations/index.md#1": "fragment: keyword arguments of the integrations' classes",
     "integrations/langchain.md#1": "runs a LangChain agent on OpenAI (needs OPENAI_API_KEY)",

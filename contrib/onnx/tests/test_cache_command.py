@@ -1,4 +1,5 @@
-"""`toolscout cache show|clear`, through the core CLI (the plugin's `register_commands`)."""
+"""`toolscout cache show|clear` (core's command) with the onnx plugin's folder of built
+models (its `register_cache_folders` hook), and the cache settings."""
 
 from __future__ import annotations
 
@@ -25,16 +26,20 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return capsys.readouterr().out
 
 
-def test_show_on_an_empty_cache_says_where_it_is(
+def onnx_folder(report: dict) -> dict:
+    (folder,) = [f for f in report["folders"] if f["name"] == "onnx"]
+    return folder
+
+
+def test_show_on_an_empty_cache_lists_the_onnx_folder(
     cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     report = json.loads(run(capsys, "cache", "show", "--json"))
     assert report["directory"] == str(cache_dir)
     assert report["vectors"]["enabled"] and report["vectors"]["models"] == []
-    assert report["vectors"]["max_bytes"] == 512 << 20
-    assert report["built_models"] == []
-    text = run(capsys, "cache", "show")
-    assert str(cache_dir) in text and "no vectors yet" in text
+    folder = onnx_folder(report)
+    assert folder["description"] == "built ONNX models" and folder["entries"] == []
+    assert folder["path"] == str(cache_dir / "onnx")
 
 
 def test_show_lists_vectors_per_model_and_built_models(
@@ -46,13 +51,13 @@ def test_show_lists_vectors_per_model_and_built_models(
     assert report["vectors"]["models"] == [
         {"model": embedder.model_id, "dimension": 384, "vectors": 3}
     ]
-    assert report["vectors"]["bytes"] >= 3 * 384 * 4
-    built = report["built_models"]  # the float32 graph and its int8 copy
+    built = onnx_folder(report)["entries"]  # the float32 graph and its int8 copy
     assert len(built) == 2
     assert all(Path(b["path"], "model.onnx").is_file() for b in built)
     assert sum(b["bytes"] for b in built) > 120 << 20
     text = run(capsys, "cache")  # `show` is the default action
     assert f"{embedder.model_id}: 3 vectors of 384" in text
+    assert "onnx: built ONNX models: 2 entries" in text
 
 
 def test_clear_removes_vectors_and_built_models(
@@ -61,9 +66,10 @@ def test_clear_removes_vectors_and_built_models(
     embedder = OnnxEmbedder()
     first = shared_cache().embed_documents(embedder, ["send an email"])
     removed = json.loads(run(capsys, "cache", "clear", "--json"))
-    assert removed == {"vectors": 1, "built_models": 2}
+    assert removed["vectors"] == 1 and removed["onnx"] == 2
     report = json.loads(run(capsys, "cache", "show", "--json"))
-    assert report["vectors"]["models"] == [] and report["built_models"] == []
+    assert report["vectors"]["models"] == [] and onnx_folder(report)["entries"] == []
+    assert list((cache_dir / "onnx").iterdir()) == []  # bookkeeping files went too
     # The next use builds the model again and gives the same vector.
     again = shared_cache().embed_documents(OnnxEmbedder(), ["send an email"])
     assert np.abs(first - again).max() < 1e-6
@@ -77,28 +83,34 @@ def test_clear_one_models_vectors_keeps_the_rest(
     shared_cache().embed_documents(embedder, ["a", "b"])
     shared_cache().embed_documents(short, ["a"])
     text = run(capsys, "cache", "clear", "--model", short.model_id)
-    assert "removed 1 vectors and 0 built models" in text
+    assert text == "removed vectors: 1\n"
     report = json.loads(run(capsys, "cache", "show", "--json"))
     assert [m["model"] for m in report["vectors"]["models"]] == [embedder.model_id]
-    assert len(report["built_models"]) == 2
+    assert len(onnx_folder(report)["entries"]) == 2
 
 
 def test_clear_vectors_only_keeps_built_models(
     cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shared_cache().embed_documents(OnnxEmbedder(), ["a"])
-    assert json.loads(run(capsys, "cache", "clear", "--vectors", "--json")) == {
-        "vectors": 1,
-        "built_models": 0,
-    }
-    assert len(json.loads(run(capsys, "cache", "show", "--json"))["built_models"]) == 2
+    assert json.loads(run(capsys, "cache", "clear", "vectors", "--json")) == {"vectors": 1}
+    assert len(onnx_folder(json.loads(run(capsys, "cache", "show", "--json")))["entries"]) == 2
+
+
+def test_clear_the_onnx_folder_only_keeps_vectors(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared_cache().embed_documents(OnnxEmbedder(), ["a"])
+    assert json.loads(run(capsys, "cache", "clear", "onnx", "--json")) == {"onnx": 2}
+    report = json.loads(run(capsys, "cache", "show", "--json"))
+    assert report["vectors"]["models"][0]["vectors"] == 1
 
 
 def test_off_shows_the_vector_cache_off(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv(CACHE_DIR_ENV, "off")
-    assert "vector cache: off" in run(capsys, "cache", "show")
+    assert "vectors: off" in run(capsys, "cache", "show")
 
 
 def test_the_command_is_listed_in_the_help() -> None:
@@ -106,7 +118,7 @@ def test_the_command_is_listed_in_the_help() -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
-    assert "show or clear the vector cache and built models" in result.stdout
+    assert "show or clear what toolscout caches on disk" in result.stdout
 
 
 # --- the cache settings through core's config ------------------------------------------

@@ -514,13 +514,16 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     evaluation.add_argument("--json", action="store_true", help="print JSON")
     _add_backend_options(evaluation)
     evaluation.set_defaults(handler=cmd_eval)
+    from toolscout.caches import add_command as add_cache_command
+
+    add_cache_command(commands)
     if plugin_commands:
         _add_plugin_commands(commands)
     return parser
 
 
 #: Commands of core itself; anything else may come from a plugin.
-BUILTIN_COMMANDS = frozenset({"backends", "search", "demo", "eval"})
+BUILTIN_COMMANDS = frozenset({"backends", "search", "demo", "eval", "cache"})
 
 
 def _add_plugin_commands(commands: Any) -> None:

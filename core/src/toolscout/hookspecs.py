@@ -58,3 +58,18 @@ def register_commands(subparsers: Any) -> None:
 
     .. versionadded:: 0.1
     """
+
+
+@hookspec
+def register_cache_folders(register: Callable[[str, str], None]) -> None:
+    """Name the folders this plugin keeps in toolscout's cache directory, by calling
+    `register(folder, description)` for each (e.g. `register("onnx", "built ONNX
+    models")`). `toolscout cache show` lists each folder's entries and size, and
+    `toolscout cache clear` removes them (all parts, or the ones named). Entries whose
+    names start with a dot are bookkeeping: removed with the rest, not listed.
+
+    :param register: callback taking a folder name (one path component under the cache
+        directory) and a short description.
+
+    .. versionadded:: 0.1
+    """

@@ -360,6 +360,28 @@ class PluginRegistry:
                     failed.append(failure)
             return failed
 
+    def cache_folders(self) -> dict[str, str]:
+        """The cache folders plugins name (`register_cache_folders` hook), with their
+        descriptions. Imports the plugin modules only, like `register_commands`; a hook
+        that raises, or names a folder that is not one plain path component, is logged
+        and skipped."""
+        with self._lock:
+            self._import(list(self.entry_points()))
+            found: dict[str, str] = {}
+
+            def register(folder: str, description: str) -> None:
+                if not folder or folder in {".", ".."} or "/" in folder or "\\" in folder:
+                    raise ValueError(f"cache folder {folder!r} is not one path component")
+                found[folder] = str(description)
+
+            for impl in self._pm.hook.register_cache_folders.get_hookimpls():
+                try:
+                    impl.function(register=register)
+                except Exception as error:
+                    distribution = self._origins.get(impl.plugin_name, ("local", ""))[0]
+                    log.warning("%s", PluginFailure(impl.plugin_name, distribution, error))
+            return found
+
     # --- lookup ----------------------------------------------------------------------
 
     @property

@@ -13,6 +13,7 @@ a digest of encoding and text, so a changed definition is simply a new key.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -26,7 +27,9 @@ from toolscout.types import ToolReference, thaw
 __all__ = [
     "DEFAULT_ENCODING",
     "cached_counts",
+    "clear_token_cache",
     "count_tokens",
+    "token_cache_stats",
     "tool_definition",
     "tool_tokens",
 ]
@@ -182,6 +185,40 @@ class _CountCache:
         if self._db is not None:
             self._db.close()
         self._db = None
+
+    def forget(self) -> None:
+        """Forget the counts held in memory."""
+        with self._lock:
+            self._memory.clear()
+
+
+def token_cache_stats() -> dict[str, object]:
+    """The token-count cache on disk: its file (None: the cache is off), how many counts
+    it holds, and its size."""
+    path = _cache_file()
+    if path is None or not path.is_file():
+        return {"path": None if path is None else str(path), "counts": 0, "file_bytes": 0}
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+            (counts,) = db.execute("SELECT COUNT(*) FROM counts").fetchone()
+    except sqlite3.Error:
+        counts = 0  # unreadable: the counter turns its disk half off and goes on
+    size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
+    return {"path": str(path), "counts": counts, "file_bytes": size}
+
+
+def clear_token_cache() -> int:
+    """Forget every cached token count (this process's and the file's); returns how many
+    were on disk."""
+    _CACHE.forget()
+    path = _cache_file()
+    if path is None or not path.is_file():
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=5)) as db, db:
+            return db.execute("DELETE FROM counts").rowcount
+    except sqlite3.Error as error:
+        raise OSError(f"the token-count cache {path} could not be cleared: {error}") from None
 
 
 def _cache_file() -> Path | None:

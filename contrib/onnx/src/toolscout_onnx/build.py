@@ -34,7 +34,7 @@ __all__ = ["built_model", "content_digest", "models_dir", "quantize_graph"]
 _CHUNK = 8 << 20
 #: The int8 scheme, part of the key of a quantized file.
 _SCHEME = "int8-weights-per-channel-activations-per-token-1"
-_DIGESTS = "digests.json"
+_DIGESTS = ".digests.json"
 
 
 def models_dir() -> Path:

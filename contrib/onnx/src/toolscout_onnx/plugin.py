@@ -1,6 +1,6 @@
 """The toolscout plugin module of `toolscout-onnx` (entry point `onnx`): the `onnx`
-embedder and the `toolscout cache` command. Kept light: ONNX Runtime, tokenizers and numpy
-load only when the embedder is used."""
+embedder, and its built models' folder in the cache directory (for `toolscout cache`).
+Kept light: ONNX Runtime, tokenizers and numpy load only when the embedder is used."""
 
 from __future__ import annotations
 
@@ -19,8 +19,6 @@ def register_embedders(register: Callable[[type[Any]], None]) -> None:
 
 
 @toolscout.hookimpl
-def register_commands(subparsers: Any) -> None:
-    """Add `toolscout cache show|clear`."""
-    from toolscout_onnx.command import add_commands
-
-    add_commands(subparsers)
+def register_cache_folders(register: Callable[[str, str], None]) -> None:
+    """`<cache>/onnx`: the graphs built from model weights (`toolscout_onnx.build`)."""
+    register("onnx", "built ONNX models")
