@@ -9,6 +9,7 @@ tool definitions are kept on disk (`tool_tokens`): a process that counts a catal
 counted before never loads the encoding. The cache is a small SQLite file in toolscout's
 cache directory (`TOOLSCOUT_CACHE_DIR`; `off` turns it off with the vector cache), keyed by
 a digest of encoding and text, so a changed definition is simply a new key.
+`toolscout cache show` lists it and `toolscout cache clear tokens` empties it.
 """
 
 from __future__ import annotations
