@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -101,6 +100,8 @@ def clear_cache(parts: list[str] | None = None, *, model: str | None = None) -> 
     """Remove what `parts` hold (default: every part; with `model`, that model id's
     vectors only), and return how much went, by part: vectors, token counts, or a
     plugin folder's entries."""
+    import shutil
+
     from toolscout.embedders import cache_root, clear_disk_cache, shared_cache
     from toolscout.tokens import clear_token_cache
 
