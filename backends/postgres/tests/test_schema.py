@@ -248,10 +248,13 @@ def test_a_bulk_write_leaves_statistics_and_an_all_visible_heap(dsn: str, schema
                 "AND c.relname IN ('postings', 'members', 'definitions') ORDER BY 1",
                 [schema],
             ).fetchall()
+            synchronous = conn.execute("SHOW synchronous_commit").fetchone() != ("off",)
     finally:
         index.close()
     assert [row[0] for row in tables] == ["definitions", "members", "postings"]
     for name, pages, visible, _tuples in tables:
-        assert pages > 0 and visible == pages, name
+        # A server of one's own (TOOLSCOUT_TEST_POSTGRES_DSN) that commits asynchronously
+        # lets VACUUM mark pages all-visible only once the commit is flushed.
+        assert pages > 0 and (visible == pages or not synchronous), name
     counts = {name: tuples for name, _pages, _visible, tuples in tables}
     assert counts["definitions"] == counts["members"] == 39 and counts["postings"] > 39
