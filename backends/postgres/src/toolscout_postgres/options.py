@@ -158,8 +158,10 @@ class PostgresOptions(IndexOptions):
     set_cache_tools: int = Field(
         250_000,
         ge=1,
-        description="Tool definitions this process keeps in memory across cached sets "
-        "(least recently searched sets are dropped beyond it and read again when needed).",
+        description="Tools this process keeps in memory across the sets it read, counted "
+        "per set (100 sets of 10,000 tools count 1,000,000, however many definitions they "
+        "share); the least recently searched sets are dropped beyond it and read again "
+        "when needed.",
     )
 
     @model_validator(mode="before")
