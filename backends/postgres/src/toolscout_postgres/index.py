@@ -84,6 +84,9 @@ _SESSION_HINTS = 100_000
 _KEY_CACHE = 200_000
 # New definitions a change writes while it holds the lock; more are written before it.
 _QUICK_DEFINITIONS = 32
+# Rows a change adds to members and definitions before it checks whether the tables'
+# statistics are due (`_maintain`; the check is a round trip).
+_MAINTENANCE_ROWS = 32
 
 
 class _NeedDefinitions(Exception):
@@ -953,7 +956,7 @@ class PostgresToolIndex(ToolIndexBase):
                     return dataclasses.replace(outcome, definitions=written)
 
             outcome = self._run(full, "write", write=True)
-        if outcome.members + outcome.definitions >= _QUICK_DEFINITIONS:
+        if outcome.members + outcome.definitions >= _MAINTENANCE_ROWS:
             self._maintain(outcome)
         if outcome.unchanged:
             return
