@@ -347,40 +347,38 @@ class PluginRegistry:
         backend or embedder class is imported. A plugin whose hook raises is skipped and
         returned as a failure; one that failed to import is recorded in `failures`.
         """
-        with self._lock:
-            self._import(list(self.entry_points()))
-            failed: list[PluginFailure] = []
-            for impl in self._pm.hook.register_commands.get_hookimpls():
-                try:
-                    impl.function(subparsers=subparsers)
-                except Exception as error:
-                    distribution = self._origins.get(impl.plugin_name, ("local", ""))[0]
-                    failure = PluginFailure(impl.plugin_name, distribution, error)
-                    log.warning("%s", failure)
-                    failed.append(failure)
-            return failed
+        return self._call_light_hook("register_commands", subparsers=subparsers)
 
     def cache_folders(self) -> dict[str, str]:
         """The cache folders plugins name (`register_cache_folders` hook), with their
         descriptions. Imports the plugin modules only, like `register_commands`; a hook
         that raises, or names a folder that is not one plain path component, is logged
         and skipped."""
+        found: dict[str, str] = {}
+
+        def register(folder: str, description: str) -> None:
+            if not folder or folder in {".", ".."} or "/" in folder or "\\" in folder:
+                raise ValueError(f"cache folder {folder!r} is not one path component")
+            found[folder] = str(description)
+
+        self._call_light_hook("register_cache_folders", register=register)
+        return found
+
+    def _call_light_hook(self, name: str, **arguments: Any) -> list[PluginFailure]:
+        """Import every plugin module and call its hook `name` (one that needs no backend
+        or embedder class); a hook that raises is logged and returned as a failure."""
         with self._lock:
             self._import(list(self.entry_points()))
-            found: dict[str, str] = {}
-
-            def register(folder: str, description: str) -> None:
-                if not folder or folder in {".", ".."} or "/" in folder or "\\" in folder:
-                    raise ValueError(f"cache folder {folder!r} is not one path component")
-                found[folder] = str(description)
-
-            for impl in self._pm.hook.register_cache_folders.get_hookimpls():
+            failed: list[PluginFailure] = []
+            for impl in getattr(self._pm.hook, name).get_hookimpls():
                 try:
-                    impl.function(register=register)
+                    impl.function(**arguments)
                 except Exception as error:
                     distribution = self._origins.get(impl.plugin_name, ("local", ""))[0]
-                    log.warning("%s", PluginFailure(impl.plugin_name, distribution, error))
-            return found
+                    failure = PluginFailure(impl.plugin_name, distribution, error)
+                    log.warning("%s", failure)
+                    failed.append(failure)
+            return failed
 
     # --- lookup ----------------------------------------------------------------------
 
