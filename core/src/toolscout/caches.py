@@ -43,10 +43,7 @@ def _size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
-def _folder_report(name: str, description: str) -> dict[str, Any]:
-    from toolscout.embedders import cache_root
-
-    folder = cache_root() / name
+def _folder_report(folder: Path, description: str) -> dict[str, Any]:
     entries = (
         [
             {"name": entry.name, "path": str(entry), "bytes": _size(entry)}
@@ -57,7 +54,7 @@ def _folder_report(name: str, description: str) -> dict[str, Any]:
         else []
     )
     return {
-        "name": name,
+        "name": folder.name,
         "description": description,
         "path": str(folder),
         "bytes": sum(entry["bytes"] for entry in entries),
@@ -76,10 +73,11 @@ def cache_report() -> dict[str, Any]:
     )
     from toolscout.tokens import token_cache_stats
 
+    root = cache_root()
     vectors_dir = vector_cache_dir()
-    stats = disk_cache_stats() if vectors_dir is not None else None
+    stats = disk_cache_stats(vectors_dir) if vectors_dir is not None else None
     return {
-        "directory": str(cache_root()),
+        "directory": str(root),
         "set_by": CACHE_DIR_ENV,
         "vectors": {
             "enabled": vectors_dir is not None,
@@ -91,7 +89,8 @@ def cache_report() -> dict[str, Any]:
         },
         "tokens": token_cache_stats(),
         "folders": [
-            _folder_report(name, description) for name, description in _plugin_folders().items()
+            _folder_report(root / name, description)
+            for name, description in _plugin_folders().items()
         ],
     }
 
@@ -118,6 +117,7 @@ def clear_cache(parts: list[str] | None = None, *, model: str | None = None) -> 
             f"no cache part {', '.join(map(repr, unknown))}; the parts are "
             f"{', '.join(known)} (see `toolscout cache show`)"
         )
+    root = cache_root()
     removed: dict[str, int] = {}
     for part in wanted:
         if part == "vectors":
@@ -127,7 +127,7 @@ def clear_cache(parts: list[str] | None = None, *, model: str | None = None) -> 
             removed[part] = clear_token_cache()
         else:
             removed[part] = 0
-            folder = cache_root() / part
+            folder = root / part
             if folder.is_dir():
                 for entry in folder.iterdir():
                     if entry.is_dir():
