@@ -57,10 +57,15 @@ def _rows(index: PostgresToolIndex, statement: str, params: dict[str, Any]) -> l
         return conn.execute(index._statements[statement], params).fetchall()
 
 
-def _names(index: PostgresToolIndex, rows: list[Any]) -> dict[Any, str]:
+def _fused(
+    index: PostgresToolIndex, statement: str, text: str, vectors: list[Any]
+) -> tuple[dict[str, Any], list[Any], dict[Any, ToolReference]]:
+    """A hybrid statement's parameters, its rows, and the tools they name (by key)."""
+    params = _params(index, text, vectors)
+    rows = _rows(index, statement, params)
     held = index._load(rows[0][0])
     assert held is not None
-    return held.names
+    return params, rows, {key: held.toolset.tools[name] for key, name in held.names.items()}
 
 
 def test_score_fusion_is_similarity_plus_relative_bm25_plus_name_share(
@@ -71,16 +76,13 @@ def test_score_fusion_is_similarity_plus_relative_bm25_plus_name_share(
         index.index_tools("s", TOOLS)
         text = "get the weather forecast for Paris"
         query = hash_embedder.embed([text])[0]
-        params = _params(index, text, [query])
-        rows = _rows(index, "HYBRID", params)
-        names = _names(index, rows)
+        params, rows, tools = _fused(index, "HYBRID", text, [query])
         bm25 = {row[5]: float(row[6]) for row in _rows(index, "KEYWORD", params)}
         best = max(bm25.values())
         terms = set(analyzer().query_terms(text))
-        by_name = {tool.name: tool for tool in TOOLS}
         assert len(rows) == len(TOOLS)  # every tool is a vector candidate
         for row in rows:
-            tool = by_name[names[row[5]]]
+            tool = tools[row[5]]
             vector = hash_embedder.embed([embedding_text(tool)])[0]
             similarity = float(vector @ query)
             own = set(analyzer().tool_terms(tool).name)
@@ -90,7 +92,10 @@ def test_score_fusion_is_similarity_plus_relative_bm25_plus_name_share(
             assert float(row[6]) == pytest.approx(expected, abs=1e-5), tool.name
         scores = [float(row[6]) for row in rows]
         assert scores == sorted(scores, reverse=True)
-        assert {names[rows[0][5]], names[rows[1][5]]} == {"get_weather", "weather_forecast"}
+        assert {tools[rows[0][5]].name, tools[rows[1][5]].name} == {
+            "get_weather",
+            "weather_forecast",
+        }
     finally:
         index.close()
 
@@ -105,16 +110,13 @@ def test_rank_fusion_keeps_its_own_weights_and_ranks_by_reciprocal_rank(
         index.index_tools("s", TOOLS)
         text = "weather forecast"
         query = hash_embedder.embed([text])[0]
-        params = _params(index, text, [query])
-        rows = _rows(index, "HYBRID", params)
-        names = _names(index, rows)
+        params, rows, tools = _fused(index, "HYBRID", text, [query])
         text_order = [row[5] for row in _rows(index, "KEYWORD", params)]
         similarity = {row[5]: float(row[7]) for row in rows}
         vector_order = sorted(similarity, key=lambda d: (-similarity[d], d))
         terms = set(analyzer().query_terms(text))
-        by_name = {tool.name: tool for tool in TOOLS}
         for row in rows:
-            own = set(analyzer().tool_terms(by_name[names[row[5]]]).name)
+            own = set(analyzer().tool_terms(tools[row[5]]).name)
             expected = 1.2 / (10 + vector_order.index(row[5]) + 1) + 0.5 / 11 * (
                 len(own & terms) / len(own)
             )
@@ -153,12 +155,9 @@ def test_each_step_of_a_query_finds_its_tool(
         assert len(parts) == 3
         vectors = list(hash_embedder.embed([STEPS, *parts]))
         indexed = "_INDEXED" if exact_limit == 1 else ""
-        params = _params(index, STEPS, vectors)
-        rows = _rows(index, "HYBRID_SPLIT" + indexed, params)
-        names = _names(index, rows)
-        by_name = {tool.name: tool for tool in TOOLS}
+        params, rows, tools = _fused(index, "HYBRID_SPLIT" + indexed, STEPS, vectors)
         for row in rows:
-            vector = hash_embedder.embed([embedding_text(by_name[names[row[5]]])])[0]
+            vector = hash_embedder.embed([embedding_text(tools[row[5]])])[0]
             best = max(float(vector @ v) for v in vectors)
             assert float(row[7]) == pytest.approx(best, abs=1e-5)
         if indexed:
