@@ -6,6 +6,8 @@ so the plugins installed in the environment never change the outcome.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -345,39 +347,62 @@ def register_commands(subparsers):
 """
 
 
-def test_entry_points_are_scanned_once_per_registry(
+def test_entry_points_are_read_once_per_registry_from_stevedores_cache(
     site: Callable[..., None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from importlib import metadata
+    """One read of the group per registry, whatever is asked of it afterwards."""
+    from stevedore import _cache
 
     site("toolscout-a", {"alpha": BACKEND_PLUGIN.format(name="alpha")})
-    scans: list[object] = []
-    real = metadata.entry_points
+    reads: list[str] = []
+    real = _cache.get_group_all
 
-    def counting(**params: Any) -> Any:
-        scans.append(params)
-        return real(**params)
+    def counting(group: str, path: Any = None) -> Any:
+        reads.append(group)
+        return real(group, path)
 
-    monkeypatch.setattr(metadata, "entry_points", counting)
+    monkeypatch.setattr(_cache, "get_group_all", counting)
     fresh = PluginRegistry(group=GROUP)
     fresh.backend("alpha")
     fresh.backends()
     fresh.register_commands(_subparsers())
     with pytest.raises(UnknownBackendError):
         fresh.backend("nope")
-    assert scans == [{"group": GROUP}]
+    assert reads == [GROUP]
 
 
-def test_the_registry_does_not_use_stevedore() -> None:
-    import subprocess
-    import sys
+def test_loading_a_backend_by_name_reads_no_distribution_metadata(
+    site: Callable[..., None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The distribution a backend came from is looked up when asked for, not on load."""
+    from importlib import metadata
 
+    site("toolscout-a", {"alpha": BACKEND_PLUGIN.format(name="alpha")})
+    site("toolscout-b", {"beta": BACKEND_PLUGIN.format(name="beta")})
+    fresh = PluginRegistry(group=GROUP)
+    fresh.entry_points()
+    real = metadata.distributions
+    scans: list[int] = []
+
+    def counting(**params: Any) -> Any:
+        scans.append(1)
+        return real(**params)
+
+    monkeypatch.setattr(metadata, "distributions", counting)
+    entry = fresh.backend("alpha")
+    assert scans == []
+    assert "tsite_beta" not in sys.modules
+    assert (entry.distribution, entry.version) == ("toolscout-a", "1.0")
+    assert scans
+
+
+def test_the_registry_finds_and_loads_plugins_with_stevedore() -> None:
     code = (
         "import sys\nfrom toolscout.plugins import registry\nregistry.load_all()\n"
         "print('stevedore' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.strip() == "False", done.stderr
+    assert done.stdout.strip() == "True", done.stderr
 
 
 def test_an_entry_point_backend_is_recorded_with_its_distribution(

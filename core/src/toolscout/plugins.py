@@ -1,12 +1,15 @@
 """Finding, loading and registering plugins.
 
 Plugins are named by entry points in the `toolscout` group; the entry point's name is the
-plugin's name, which for a backend plugin is the backend's name. The group is read once per
-registry, with `importlib.metadata` (the only scan: it also tells each plugin's
-distribution). Nothing is imported until it is needed, in two steps:
+plugin's name, which for a backend plugin is the backend's name. stevedore finds and loads
+them: the group is read once per registry from stevedore's entry-point cache (on disk, keyed
+by `sys.path` and the installed distributions' entry-point files, so a warm start reads one
+small JSON file instead of every distribution's metadata), and stevedore's managers import
+the named ones. Which distribution a plugin came from is looked up only when something asks
+(listings, failures). Nothing is imported until it is needed, in two steps:
 
-1. *importing* a plugin imports its module (which must stay light) and registers it with
-   pluggy; the CLI imports every plugin this far to collect their commands;
+1. *importing* a plugin imports its module (which must stay light) through stevedore and
+   registers it with pluggy; the CLI imports every plugin this far to collect their commands;
 2. *collecting* it runs its `register_backends` and `register_embedders` hooks, which import
    the backend or embedder classes and so their dependencies. Asking for backend `duckdb`
    imports and collects the `duckdb` plugin and no other.
@@ -29,6 +32,7 @@ from types import ModuleType
 from typing import Any
 
 import pluggy
+from stevedore import ExtensionManager, NamedExtensionManager
 
 from toolscout import hookspecs
 from toolscout.errors import PluginLoadError, UnknownBackendError, UnknownEmbedderError
@@ -128,15 +132,39 @@ class PluginFailure:
         )
 
 
-@dataclass(frozen=True)
 class Registered:
-    """A backend or embedder class with the plugin and distribution that registered it."""
+    """A backend or embedder class with the plugin and distribution that registered it.
 
-    name: str
-    cls: type[Any]
-    plugin: str
-    distribution: str
-    version: str
+    The distribution and its version are looked up on first use: loading a backend by name
+    reads no distribution's metadata.
+    """
+
+    __slots__ = ("_origin", "_where", "cls", "name", "plugin")
+
+    def __init__(
+        self, name: str, cls: type[Any], plugin: str, where: Callable[[], tuple[str, str]]
+    ) -> None:
+        self.name = name
+        self.cls = cls
+        self.plugin = plugin
+        self._where = where
+        self._origin: tuple[str, str] | None = None
+
+    def _resolve(self) -> tuple[str, str]:
+        if self._origin is None:
+            self._origin = self._where()
+        return self._origin
+
+    @property
+    def distribution(self) -> str:
+        return self._resolve()[0]
+
+    @property
+    def version(self) -> str:
+        return self._resolve()[1]
+
+    def __repr__(self) -> str:
+        return f"Registered({self.name!r}, {self.cls.__name__}, plugin={self.plugin!r})"
 
 
 def _allowed_plugins() -> frozenset[str] | None:
@@ -147,14 +175,35 @@ def _allowed_plugins() -> frozenset[str] | None:
     return frozenset(part.strip() for part in value.split(",") if part.strip())
 
 
-def _origin(ep: metadata.EntryPoint | None) -> tuple[str, str]:
-    """(distribution, version) of an entry point; ("local", "") for an in-code plugin."""
-    if ep is None:
-        return ("local", "")
-    dist = getattr(ep, "dist", None)
-    if dist is None:
-        return ("unknown distribution", "")
-    return (dist.metadata["Name"] or dist.name, dist.version)
+def _same_entry_point(a: metadata.EntryPoint, b: metadata.EntryPoint) -> bool:
+    return (a.name, a.value, a.group) == (b.name, b.value, b.group)
+
+
+def _discover(group: str) -> list[metadata.EntryPoint]:
+    """The group's entry points, in `sys.path` order, from stevedore's entry-point cache.
+
+    No plugin is imported (a named manager with no names loads nothing). stevedore also
+    memoises each group per process; a registry reads the group afresh, so one created after
+    an install sees it.
+    """
+    ExtensionManager.ENTRY_POINT_CACHE.pop(group, None)
+    finder: NamedExtensionManager[Any] = NamedExtensionManager(
+        group, names=(), on_missing_entrypoints_callback=None
+    )
+    return finder.list_entry_points()
+
+
+def _distribution_of(ep: metadata.EntryPoint) -> tuple[str, str]:
+    """(distribution, version) that declares `ep`; stevedore's cached entry points do not
+    carry it, so installed distributions are read, once per lookup (listings, failures)."""
+    for dist in metadata.distributions():
+        try:
+            declared = dist.entry_points
+        except Exception:  # a damaged dist-info: not ours to report here
+            continue
+        if any(_same_entry_point(ep, other) for other in declared):
+            return (dist.metadata["Name"] or dist.name, dist.version)
+    return ("unknown distribution", "")
 
 
 class PluginRegistry:
@@ -175,6 +224,7 @@ class PluginRegistry:
         self._allowed: frozenset[str] | None = None
         self._imported: set[str] = set()
         self._collected: set[str] = set()
+        self._local: set[str] = set()
         self._origins: dict[str, tuple[str, str]] = {}
         self._failures: dict[str, PluginFailure] = {}
         self._backends: dict[str, Registered] = {}
@@ -185,7 +235,7 @@ class PluginRegistry:
     def entry_points(self) -> dict[str, metadata.EntryPoint]:
         """Installed plugins by name, without importing any of them.
 
-        The one scan of installed distributions, done on first use. With
+        The one read of the group (stevedore's cache), done on first use. With
         `TOOLSCOUT_LOAD_PLUGINS` set, only the entry points it names are returned.
         """
         with self._lock:
@@ -193,7 +243,7 @@ class PluginRegistry:
                 allowed = _allowed_plugins()
                 found: dict[str, metadata.EntryPoint] = {}
                 excluded: dict[str, metadata.EntryPoint] = {}
-                for ep in metadata.entry_points(group=self.group):
+                for ep in _discover(self.group):
                     table = found if allowed is None or ep.name in allowed else excluded
                     # The first on sys.path wins, as it would for an import.
                     table.setdefault(ep.name, ep)
@@ -202,36 +252,67 @@ class PluginRegistry:
                 self._entry_points = found
             return self._entry_points
 
+    def origin(self, plugin: str) -> tuple[str, str]:
+        """(distribution, version) of a plugin: ("local", "") for one registered in code."""
+        with self._lock:
+            if plugin not in self._origins:
+                ep = self.entry_points().get(plugin)
+                local = plugin in self._local or ep is None
+                self._origins[plugin] = ("local", "") if local else _distribution_of(ep)
+            return self._origins[plugin]
+
+    def _where(self, plugin: str) -> Callable[[], tuple[str, str]]:
+        return lambda: self.origin(plugin)
+
     # --- loading ---------------------------------------------------------------------
 
     def _fail(self, plugin: str, error: BaseException) -> None:
-        failure = PluginFailure(plugin, self._origins.get(plugin, ("local", ""))[0], error)
+        failure = PluginFailure(plugin, self.origin(plugin)[0], error)
         self._failures[plugin] = failure
         log.warning("%s", failure)
 
     def _import(self, names: list[str]) -> None:
-        """Import the named entry points and register their modules with pluggy."""
+        """Import the named entry points (a stevedore manager loads exactly those) and
+        register their modules with pluggy."""
         entry_points = self.entry_points()
-        for name in names:
-            if name in self._imported or name in self._failures or name not in entry_points:
-                continue
-            ep = entry_points[name]
-            self._origins[name] = _origin(ep)
+        wanted = [
+            name
+            for name in dict.fromkeys(names)
+            if name in entry_points and name not in self._imported and name not in self._failures
+        ]
+        if not wanted:
+            return
+        errors: dict[str, BaseException] = {}
+
+        def failed(_manager: object, ep: metadata.EntryPoint, error: BaseException) -> None:
+            # Only the entry point that won its name (first on sys.path) speaks for it.
+            if _same_entry_point(ep, entry_points[ep.name]):
+                errors[ep.name] = error
+
+        manager: NamedExtensionManager[Any] = NamedExtensionManager(
+            self.group,
+            names=wanted,
+            on_load_failure_callback=failed,
+            on_missing_entrypoints_callback=None,
+        )
+        modules = {
+            ext.name: ext.plugin
+            for ext in manager.extensions
+            if _same_entry_point(ext.entry_point, entry_points[ext.name])
+        }
+        for name in wanted:
             self._imported.add(name)
-            try:
-                module = ep.load()
-            except Exception as error:
-                self._fail(name, error)
+            if name in errors or name not in modules:
+                self._fail(name, errors.get(name) or ImportError(f"entry point {name!r} vanished"))
                 continue
             try:
-                self._add(module, name)
+                self._add(modules[name], name)
             except PluginLoadError as error:
                 self._imported.discard(name)
                 self._fail(name, error)
 
     def _add(self, module: ModuleType | object, plugin: str) -> None:
         """Register `module` with pluggy, rejecting unknown hooks and bad signatures."""
-        distribution = self._origins.get(plugin, ("local", ""))[0]
         try:
             self._pm.register(module, name=plugin)
             # A misspelled hook name (register_backend) fails here, at start-up.
@@ -239,7 +320,8 @@ class PluginRegistry:
         except pluggy.PluginValidationError as error:
             self._pm.unregister(name=plugin)
             raise PluginLoadError(
-                f"plugin {plugin!r} from distribution {distribution} implements an unknown "
+                f"plugin {plugin!r} from distribution {self.origin(plugin)[0]} implements an "
+                "unknown "
                 f"hook or a bad signature: {error}. Known hooks: "
                 + ", ".join(sorted(n for n in dir(hookspecs) if n.startswith("register_")))
             ) from error
@@ -254,7 +336,7 @@ class PluginRegistry:
         module = self._pm.get_plugin(plugin)
         if module is None:
             return
-        distribution, version = self._origins.get(plugin, ("local", ""))
+        where = self._where(plugin)
         others = [p for p in self._pm.get_plugins() if p is not module]
 
         def collect(table: dict[str, Registered], kind: str) -> Callable[[type[Any]], None]:
@@ -265,7 +347,7 @@ class PluginRegistry:
                         f"plugin {plugin!r} registered {kind} {cls!r} without a `name` "
                         "class attribute"
                     )
-                table[name] = Registered(name, cls, plugin, distribution, version)
+                table[name] = Registered(name, cls, plugin, where)
 
             return register
 
@@ -285,7 +367,8 @@ class PluginRegistry:
             # A hook importing its backend lazily fails here when a dependency is missing;
             # that is this plugin's failure, not the caller's.
             self._forget(plugin)
-            raise PluginLoadError(str(PluginFailure(plugin, distribution, error))) from error
+            failure = PluginFailure(plugin, self.origin(plugin)[0], error)
+            raise PluginLoadError(str(failure)) from error
         self._collected.add(plugin)
 
     def _load(self, names: list[str]) -> None:
@@ -314,6 +397,7 @@ class PluginRegistry:
         """
         with self._lock:
             plugin = name or getattr(module, "__name__", None) or repr(module)
+            self._local.add(plugin)
             self._origins[plugin] = ("local", "")
             self._add(module, plugin)
             self._imported.add(plugin)
@@ -374,7 +458,7 @@ class PluginRegistry:
                 try:
                     impl.function(**arguments)
                 except Exception as error:
-                    distribution = self._origins.get(impl.plugin_name, ("local", ""))[0]
+                    distribution = self.origin(impl.plugin_name)[0]
                     failure = PluginFailure(impl.plugin_name, distribution, error)
                     log.warning("%s", failure)
                     failed.append(failure)
@@ -422,7 +506,7 @@ class PluginRegistry:
         ]
         ours = [n for n, k in _FIRST_PARTY_KINDS.items() if k == kind]
         if name in self._excluded:
-            distribution = _origin(self._excluded[name])[0]
+            distribution = _distribution_of(self._excluded[name])[0]
             allowed = ",".join(sorted(self._allowed or ()))
             lines.append(
                 f"plugin {name!r} from distribution {distribution} is installed but not "
