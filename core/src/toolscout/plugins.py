@@ -258,7 +258,9 @@ class PluginRegistry:
             if plugin not in self._origins:
                 ep = self.entry_points().get(plugin)
                 local = plugin in self._local or ep is None
-                self._origins[plugin] = ("local", "") if local else _distribution_of(ep)
+                self._origins[plugin] = (
+                    _distribution_of(ep) if ep is not None and not local else ("local", "")
+                )
             return self._origins[plugin]
 
     def _where(self, plugin: str) -> Callable[[], tuple[str, str]]:
