@@ -36,6 +36,35 @@ def test_overlong_words_and_numbers_are_not_terms() -> None:
 
 
 @pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("s3", ["s3"]),
+        ("EC2", ["ec2", "ec"]),
+        ("k8s", ["k8s"]),
+        ("o365", ["o365"]),
+        ("OAuth2", ["oauth2", "oauth"]),
+        ("gpt-4o", ["gpt", "4o"]),
+        ("utf8", ["utf8", "utf"]),
+        ("md5", ["md5", "md"]),
+        ("sha256", ["sha256", "sha"]),
+        ("x509", ["x509"]),
+        ("base64", ["base64", "base"]),
+        ("api_v2", ["api", "v2"]),
+        ("S3Bucket", ["s3", "bucket"]),
+        ("uploads3files", ["uploads3files", "upload", "file"]),
+    ],
+)
+def test_names_with_digits_are_terms_whole_and_split(word: str, expected: list[str]) -> None:
+    terms = analyzer()
+    assert terms.query_terms(word) == expected
+    assert terms.tool_terms(ToolReference(word, "")).name == tuple(expected)
+
+
+def test_a_name_with_digits_is_not_stemmed_but_its_words_are() -> None:
+    assert analyzer().query_terms("uploading2") == ["uploading2", "upload"]
+
+
+@pytest.mark.parametrize(
     ("query", "expected"),
     [
         ("get_weather", ["get_weather"]),

@@ -72,13 +72,15 @@ def test_plural_acronyms_stay_whole(identifier: str, expected: list[str]) -> Non
 @pytest.mark.parametrize(
     ("identifier", "expected"),
     [
-        ("v2api", ["v", "2", "api"]),
-        ("getHTTPResponse_v2", ["get", "HTTP", "Response", "v", "2"]),
-        ("s3Upload", ["s", "3", "Upload"]),
-        ("base64", ["base", "64"]),
+        ("v2api", ["v2api"]),
+        ("getHTTPResponse_v2", ["get", "HTTP", "Response", "v2"]),
+        ("s3Upload", ["s3", "Upload"]),
+        ("S3Bucket", ["S3", "Bucket"]),
+        ("base64", ["base64"]),
+        ("gpt-4o", ["gpt", "4o"]),
     ],
 )
-def test_digits_split_from_letters(identifier: str, expected: list[str]) -> None:
+def test_digits_stay_with_their_letters(identifier: str, expected: list[str]) -> None:
     assert split_identifier(identifier) == expected
 
 

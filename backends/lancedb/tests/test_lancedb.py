@@ -432,7 +432,7 @@ def test_reopening_with_another_embedder_or_analysis_is_refused(
     index.close()
     with pytest.raises(ConfigError, match=r"holds vectors of model .*all-MiniLM-L6-v2"):
         LanceDBToolIndex(WordHashEmbedder(), uri=uri)  # type: ignore[arg-type]
-    with pytest.raises(ConfigError, match=r"analysed as 'toolscout-1:porter:stop'.*stemming"):
+    with pytest.raises(ConfigError, match=r"analysed as 'toolscout-2:porter:stop'.*stemming"):
         LanceDBToolIndex(minilm, uri=uri, stemming=False)
     with pytest.raises(ConfigError, match=r"name x3.*name x4.*name_weight"):
         LanceDBToolIndex(minilm, uri=uri, name_weight=4)

@@ -25,7 +25,7 @@ def test_meta_records_version_and_analysis(dsn: str, schema: str) -> None:
     PostgresToolIndex(dsn=dsn, schema=schema).close()
     found = meta(dsn, schema)
     assert found["schema_version"] == str(sql.SCHEMA_VERSION)
-    assert found["analysis"] == "toolscout-1:porter:stop"
+    assert found["analysis"] == "toolscout-2:porter:stop"
     assert "embedding_model" not in found
 
 

@@ -7,6 +7,9 @@ and a third-party backend gets it for free. The pipeline:
 - Unicode-aware folding: NFKC, accents stripped, case-folded (`Météo` → `meteo`).
 - Words are runs of `\\w`, identifiers split by `toolscout.text` (`getWeatherData` →
   get weather data, `getURLs` → get urls).
+- A word of letters and digits is a name (`s3`, `ec2`, `k8s`, `oauth2`, `sha256`): it is
+  kept whole, unstemmed, and its letter and digit runs follow it (`oauth2` → oauth2
+  oauth), so `s3` finds `s3.put_object` and `oauth` still finds `OAuth2`.
 - Han, kana and Thai, written without spaces, become overlapping character bigrams, so `天气`
   finds a description containing `今天天气预报`.
 - English stop words (one list, `STOP_WORDS`), single letters and bare numbers are dropped;
@@ -69,6 +72,9 @@ _TOKEN = re.compile(rf"[{_UNSPACED}]+|[^\W_{_UNSPACED}]+", re.UNICODE)
 _UNSPACED_RUN = re.compile(rf"[{_UNSPACED}]")
 _ASCII_TOKEN = re.compile(r"[^\W_]+", re.ASCII)
 _WORD = re.compile(r"\w+")
+# A word of letters and digits both (`s3`, `sha256`, `gpt4o`), and its letter and digit runs.
+_MIXED = re.compile(r"(?=\D*\d)(?=.*[^\W\d_])")
+_RUNS = re.compile(r"\d+|[^\W\d_]+")
 # Words longer than this are noise (hashes, base64) and would bloat every term dictionary.
 _MAX_TERM = 40
 # Tool analyses kept per analyzer (by definition fingerprint), shared by every index.
@@ -116,13 +122,24 @@ class Analyzer:
     @property
     def signature(self) -> str:
         """Names this configuration; a persistent index records it and refuses another."""
-        return f"toolscout-1:{'porter' if self.stemming else 'nostem'}:" + (
+        return f"toolscout-2:{'porter' if self.stemming else 'nostem'}:" + (
             "stop" if self.stop_words else "nostop"
         )
 
-    def _term_uncached(self, word: str) -> str | None:
-        """The search term for one folded word, or None if the word carries no meaning."""
-        if word in self.stop_words or word.isdigit() or len(word) > _MAX_TERM:
+    def _term_uncached(self, word: str) -> tuple[str, ...]:
+        """The search terms of one folded word: none if it carries no meaning, one for a
+        plain word, and for letters mixed with digits the whole word, unstemmed, then its
+        letter and digit runs (`oauth2` → `oauth2`, `oauth`; `s3` → `s3`)."""
+        if len(word) > _MAX_TERM:
+            return ()
+        if _MIXED.match(word):
+            parts = (self._plain(part) for part in _RUNS.findall(word))
+            return (word, *(part for part in parts if part is not None))
+        plain = self._plain(word)
+        return () if plain is None else (plain,)
+
+    def _plain(self, word: str) -> str | None:
+        if word in self.stop_words or word.isdigit():
             return None
         if len(word) == 1 and not _UNSPACED_RUN.match(word):
             return None
@@ -131,10 +148,12 @@ class Analyzer:
     def terms(self, text: str) -> list[str]:
         """The terms of already-split text (such as `ToolReference.text` fields), in order."""
         folded = fold(text)
+        found: list[str] = []
         if folded.isascii():
             # No unspaced scripts in ASCII: every token is a word.
-            return [term for term in map(self._term, _ASCII_TOKEN.findall(folded)) if term]
-        found: list[str] = []
+            for token in _ASCII_TOKEN.findall(folded):
+                found.extend(self._term(token))
+            return found
         for token in _TOKEN.findall(folded):
             if _UNSPACED_RUN.match(token):
                 if len(token) == 1:
@@ -142,9 +161,7 @@ class Analyzer:
                 else:
                     found.extend(token[i : i + 2] for i in range(len(token) - 1))
                 continue
-            term = self._term(token)
-            if term is not None:
-                found.append(term)
+            found.extend(self._term(token))
         return found
 
     def query_terms(self, query: str) -> list[str]:

@@ -27,19 +27,18 @@ __all__ = [
 ]
 
 _SEPARATORS = re.compile(r"[\s_.\-/:]+")
-# lower→Upper ("getWeather"), UPPER→Upper+lower ("HTTPServer"), letter↔digit ("v2api").
-# A plural acronym stays whole ("getURLs", "listIDsForUser"): a lone "s" ending an
-# upper-case run is not the start of a new word.
-_CAMEL = re.compile(
-    r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z](?!s(?![a-z]))[a-z])"
-    r"|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])"
-)
+# lower→Upper ("getWeather"), UPPER→Upper+lower ("HTTPServer", but "OAuth" and "IPhone"
+# stay whole), digit→Upper ("S3Bucket"). A plural acronym stays
+# whole ("getURLs", "listIDsForUser"): a lone "s" ending an upper-case run is not the start
+# of a new word. Letters and digits stay together (`s3`, `oauth2`, `sha256`): they name
+# things, and `toolscout.analysis` indexes such a word both whole and split.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z](?!s(?![a-z]))[a-z])")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
 def split_identifier(name: str) -> list[str]:
-    """Split an identifier into its words: `getHTTPResponse_v2` → `get HTTP Response v 2`."""
+    """Split an identifier into its words: `getHTTPResponse_v2` → `get HTTP Response v2`."""
     parts: list[str] = []
     for chunk in _SEPARATORS.split(name):
         if chunk:
