@@ -5,12 +5,20 @@ the integrations' `Scout` uses it and takes the configured threshold.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import toolscout.auto
 from toolscout import integration
 from toolscout.config import load_settings
 from toolscout.errors import ConfigError
-from toolscout.integration import AutoThreshold, Scout, filter_metadata, merge_loaded
+from toolscout.integration import (
+    AutoThreshold,
+    Scout,
+    ScoutOptions,
+    filter_metadata,
+    merge_loaded,
+)
 from toolscout.session import SessionManager
 from toolscout.testing import ReferenceToolIndex
 from toolscout.types import ToolReference
@@ -39,9 +47,43 @@ def test_auto_true_takes_the_configured_threshold() -> None:
     assert Scout(index, settings=tuned, auto=AutoThreshold(tools=9)).auto == AutoThreshold(9)
 
 
-def test_merge_loaded_moves_refound_names_last_and_caps() -> None:
-    assert merge_loaded(["a", "b"], ["c", "a"], 0) == ["b", "c", "a"]
+def test_merge_loaded_appends_new_names_keeps_refound_ones_in_place_and_caps() -> None:
+    # Only appends: the tools a request carries keep their order (prompt caches).
+    assert merge_loaded(["a", "b"], ["c", "a"], 0) == ["a", "b", "c"]
     assert merge_loaded(["a", "b"], ["c", "c"], 2) == ["b", "c"]
+
+
+def test_an_integrations_catalog_renames_tools_for_the_wire_and_maps_them_back() -> None:
+    scout = Scout(ReferenceToolIndex(), settings=load_settings(), auto=False, wire=True)
+    named = [
+        ToolReference("math.gcd", "Greatest common divisor of two integers."),
+        ToolReference("math_gcd", "Greatest common divisor, another implementation."),
+        ToolReference("physics.calculate_cone_mass", "Mass of a cone."),
+        ToolReference("tool.search", "Search something else."),
+    ]
+    catalog = scout.catalog(named)
+    wire = [tool.name for tool in catalog.searchable]
+    assert len(set(wire)) == 4
+    assert all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", name) for name in wire)
+    assert "math_gcd" in wire and "physics_calculate_cone_mass" in wire
+    assert scout.search_name not in wire  # tool.search does not take the search tool's name
+    assert sorted(catalog.tool_name(name) for name in wire) == sorted(t.name for t in named)
+    assert catalog.known("math.gcd") is catalog.known(catalog.renamed["math.gcd"])
+    # The index holds the wire names: search results name tools the model can call.
+    outcome = scout.search("s", catalog, {"query": "cone mass"})
+    assert outcome.names[0] == "physics_calculate_cone_mass"
+    # The advisor's scout leaves names alone (its model adapter maps them on the wire).
+    plain = Scout(ReferenceToolIndex(), settings=load_settings(), auto=False).catalog(named)
+    assert [tool.name for tool in plain.searchable] == [t.name for t in named]
+
+
+def test_scout_options_take_keywords_and_name_unknown_ones() -> None:
+    options = ScoutOptions.of(ScoutOptions(pinned=["a"]), {"max_results": 3}, "Thing")
+    assert options.pinned == ("a",) and options.max_results == 3
+    with pytest.raises(TypeError, match=r"Thing got unexpected keyword argument\(s\) max_result;"):
+        ScoutOptions.of(None, {"max_result": 3}, "Thing")
+    with pytest.raises(TypeError, match="pinned takes a list of tool names"):
+        ScoutOptions(pinned="today")  # type: ignore[arg-type]
 
 
 def test_a_catalog_with_metadata_lists_its_filters() -> None:

@@ -42,6 +42,7 @@ __all__ = [
     "clauses",
     "fold",
     "name_candidates",
+    "short_names",
 ]
 
 # English function words plus the filler of requests to an assistant ("please can you ...").
@@ -217,7 +218,8 @@ _SELECT = re.compile(r"^\s*select\s*:", re.IGNORECASE)
 def name_candidates(query: str) -> list[str]:
     """Pieces of `query` that name a tool outright, folded, in query order, no repeats.
 
-    A tool whose folded name is a candidate ranks first in every backend. Candidates are:
+    A tool whose folded name, or a short name (`short_names`), is a candidate ranks first
+    in every backend. Candidates are:
 
     - the whole query, stripped of surrounding quotes and punctuation (`get_weather`);
     - each name listed after `select:` (`select:get_weather,send_email`), however plain;
@@ -242,6 +244,25 @@ def name_candidates(query: str) -> list[str]:
             if piece and _IDENTIFIER_SHAPED.search(piece):
                 found.append(piece)
     return list(dict.fromkeys(fold(piece) for piece in found if piece))
+
+
+# What separates a tool's namespace from its own name: `s3.put_object`, `mcp__x__ask_codex`,
+# `github/create_issue`, `server:tool`. A single `_` or `-` joins words, not namespaces.
+_NAMESPACE_SEPARATOR = re.compile(r"__|[./:]")
+
+
+def short_names(folded_name: str) -> list[str]:
+    """The names a tool also answers to without its namespaces, longest first:
+    `mcp__x__ask_codex` → `x__ask_codex`, `ask_codex`; `s3.put_object` → `put_object`.
+
+    A query naming one (`put_object`, `ask_codex`) ranks the tool first, as its full name
+    would, when no tool has that exact name.
+    """
+    return [
+        folded_name[match.end() :]
+        for match in _NAMESPACE_SEPARATOR.finditer(folded_name)
+        if match.end() < len(folded_name)
+    ]
 
 
 # A query's clauses: its sentences, each cut again where a step starts ("then", "also",

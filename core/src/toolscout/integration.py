@@ -1,8 +1,15 @@
 """The framework-neutral half of a toolscout integration: settings, sessions, auto mode, search.
 
-toolscout-langchain, toolscout-pydantic-ai and toolscout-openai-agents all build on it:
-each framework adapter converts its tools to `ToolReference`s and asks a `Scout` which of
-them a model request carries, and answers search calls through it.
+`toolscout.Advisor` and the framework integrations (toolscout-langchain,
+toolscout-pydantic-ai, toolscout-openai-agents) all build on it: each converts its tools to
+`ToolReference`s and asks a `Scout` which of them a model request carries, and answers
+search calls through it. The integrations take their common options as one
+`ScoutOptions` (or the same names as keyword arguments).
+
+Wire names: an integration's `Scout` (`wire=True`) gives every tool a name the model APIs
+accept (`^[a-zA-Z0-9_-]{1,64}$`, unique: `toolscout.wire_names`); the catalog's references,
+the index and the search results use those names, and `Catalog.tool_name` maps a call
+back to the framework's tool.
 
 Auto mode is core's (`toolscout.auto.AutoThreshold`, re-exported here): tool search turns
 on only when the searchable tools (every tool but the pinned ones) are more than
@@ -17,7 +24,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from toolscout.advisor.search_tool import (
@@ -32,6 +39,7 @@ from toolscout.auto import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshol
 from toolscout.index import ToolIndex
 from toolscout.session import SessionManager, session_manager, tool_set_fingerprint
 from toolscout.types import ToolReference
+from toolscout.wire_names import is_wire_safe, wire_names
 
 if TYPE_CHECKING:
     from toolscout.config import Settings
@@ -43,6 +51,7 @@ __all__ = [
     "Catalog",
     "MetadataSource",
     "Scout",
+    "ScoutOptions",
     "SearchOutcome",
     "filter_metadata",
     "merge_loaded",
@@ -53,6 +62,53 @@ MetadataSource = Mapping[str, Mapping[str, Any]] | Callable[[Any], Mapping[str, 
 `tags`: a mapping from tool name to metadata, or a function of the framework's tool."""
 
 _CATALOG_CACHE = 16
+
+
+@dataclass(frozen=True)
+class ScoutOptions:
+    """The options every framework integration takes (one object instead of ten keywords).
+
+    Pass it as `options=` or its fields as keyword arguments (`pinned=["today"]`);
+    keywords win. `settings` are toolscout's (default: `toolscout.load_settings()`), and
+    `max_results`, `max_results_limit`, `max_loaded_tools` and `result_summaries` override
+    the settings of those names. `metadata` gives tools their `server` / `namespace` /
+    `tags` (tool name -> metadata, or a function of the framework's tool).
+    """
+
+    pinned: tuple[str, ...] = ()
+    auto: AutoThreshold | bool = True
+    sessions: SessionManager | None = None
+    settings: Settings | None = None
+    max_results: int | None = None
+    max_results_limit: int | None = None
+    max_loaded_tools: int | None = None
+    result_summaries: bool | None = None
+    search_tool_name: str = SEARCH_TOOL_NAME
+    metadata: MetadataSource | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.pinned, str):
+            raise TypeError(f"pinned takes a list of tool names, got the string {self.pinned!r}")
+        object.__setattr__(self, "pinned", tuple(self.pinned))
+
+    @classmethod
+    def of(
+        cls, options: ScoutOptions | None, keywords: Mapping[str, Any], owner: str
+    ) -> ScoutOptions:
+        """`options` with `keywords` applied; an unknown keyword names the ones `owner` takes."""
+        if options is not None and not isinstance(options, ScoutOptions):
+            raise TypeError(
+                f"{owner} options must be a toolscout ScoutOptions, got {type(options).__name__}"
+            )
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(keywords) - names)
+        if unknown:
+            raise TypeError(
+                f"{owner} got unexpected keyword argument(s) {', '.join(unknown)}; "
+                f"it takes {', '.join(sorted(names))} (see ScoutOptions)"
+            )
+        base = options or cls()
+        return replace(base, **keywords) if keywords else base
 
 
 @dataclass(frozen=True)
@@ -74,16 +130,33 @@ class Catalog:
     """The fingerprint of every tool, pinned ones included (what a request without
     toolscout carries; the telemetry caches its token count under it)."""
 
+    original: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """Wire name -> the tool's own name, for the tools whose name had to change."""
+
     def known(self, name: str) -> ToolReference | None:
         """A searchable tool by name (what `select:` and search hits resolve against)."""
-        return self.by_name.get(name)
+        found = self.by_name.get(name)
+        if found is None and name in self.renamed:
+            found = self.by_name.get(self.renamed[name])
+        return found
+
+    def tool_name(self, wire: str) -> str:
+        """The framework tool's own name for a name the model used."""
+        return self.original.get(wire, wire)
+
+    @property
+    def renamed(self) -> Mapping[str, str]:
+        """The tool's own name -> its wire name, for the tools whose name had to change."""
+        return {own: wire for wire, own in self.original.items()}
 
 
 class Scout:
     """Settings, sessions over one index, the auto decision and the search tool.
 
     `index` is any toolscout backend (default: the configured one). Keyword arguments
-    override the matching settings (`[tool.toolscout]`, `TOOLSCOUT_*`).
+    override the matching settings (`[tool.toolscout]`, `TOOLSCOUT_*`). `wire=True` (what
+    the framework integrations use) gives the catalog's tools wire-safe names (see the
+    module docstring).
     """
 
     def __init__(
@@ -99,6 +172,7 @@ class Scout:
         max_loaded_tools: int | None = None,
         result_summaries: bool | None = None,
         search_tool_name: str = SEARCH_TOOL_NAME,
+        wire: bool = False,
     ) -> None:
         from toolscout.config import settings_with
 
@@ -122,13 +196,36 @@ class Scout:
                 f"search_tool_name must be a non-empty string, got {search_tool_name!r}"
             )
         self.search_name = search_tool_name.strip()
+        self.wire = wire
+        if wire and not is_wire_safe(self.search_name):
+            raise ValueError(
+                f"search_tool_name {self.search_name!r} is not a name the model APIs accept; "
+                "use letters, digits, '_' and '-' only, at most 64 characters"
+            )
         self.search_reference = search_tool_reference(
             min(settings.max_results, settings.max_results_limit),
             settings.max_results_limit,
             self.search_name,
         )
-        self._catalogs: OrderedDict[str, Catalog] = OrderedDict()
+        self._catalogs: OrderedDict[tuple[str, frozenset[str]], Catalog] = OrderedDict()
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_options(cls, index: ToolIndex | None, options: ScoutOptions) -> Scout:
+        """A scout for a framework integration: `options`, wire-safe names."""
+        return cls(
+            index,
+            settings=options.settings,
+            sessions=options.sessions,
+            pinned=options.pinned,
+            auto=options.auto,
+            max_results=options.max_results,
+            max_results_limit=options.max_results_limit,
+            max_loaded_tools=options.max_loaded_tools,
+            result_summaries=options.result_summaries,
+            search_tool_name=options.search_tool_name,
+            wire=True,
+        )
 
     @property
     def suffix(self) -> str:
@@ -142,28 +239,45 @@ class Scout:
     def max_loaded_tools(self) -> int:
         return self.settings.max_loaded_tools
 
-    def catalog(self, tools: Sequence[ToolReference]) -> Catalog:
-        """Split `tools` into pinned and searchable and decide whether search is on (cached)."""
+    def catalog(
+        self, tools: Sequence[ToolReference], pinned: Iterable[str] | None = None
+    ) -> Catalog:
+        """Split `tools` into pinned and searchable and decide whether search is on (cached).
+
+        `pinned` names the pinned tools (default: the scout's `pinned`).
+        """
         if any(tool.name == self.search_name for tool in tools):
             raise ValueError(
                 f"a tool is named {self.search_name!r}, the name of toolscout's search tool; "
                 "pass search_tool_name='find_tools' (or another free name)"
             )
-        fingerprint = tool_set_fingerprint(tools)
+        pinned_names = self.pinned if pinned is None else frozenset(pinned)
+        key = (tool_set_fingerprint(tools), pinned_names)
         with self._lock:
-            cached = self._catalogs.get(fingerprint)
+            cached = self._catalogs.get(key)
             if cached is not None:
-                self._catalogs.move_to_end(fingerprint)
+                self._catalogs.move_to_end(key)
                 return cached
-        pinned = tuple(tool for tool in tools if tool.name in self.pinned)
-        searchable = tuple(tool for tool in tools if tool.name not in self.pinned)
+        original: dict[str, str] = {}
+        if self.wire:
+            # The search tool's name is taken: a tool sanitising to it gets another.
+            renamed = wire_names([self.search_name, *(tool.name for tool in tools)])
+            if renamed:
+                original = {wire: own for own, wire in renamed.items()}
+                tools = [
+                    replace(tool, name=renamed[tool.name]) if tool.name in renamed else tool
+                    for tool in tools
+                ]
+        own = original.get
+        pinned_tools = tuple(tool for tool in tools if own(tool.name, tool.name) in pinned_names)
+        searchable = tuple(tool for tool in tools if own(tool.name, tool.name) not in pinned_names)
         if self.auto is None:
             search_on, tokens = bool(searchable), None
         else:
             search_on, tokens = self.auto.decide(searchable)
         filters = facets(searchable)
         catalog = Catalog(
-            pinned,
+            pinned_tools,
             searchable,
             tool_set_fingerprint(searchable),
             search_on,
@@ -171,10 +285,11 @@ class Scout:
             {tool.name: tool for tool in searchable},
             filters,
             self._search_reference(filters) if filters else None,
-            fingerprint,
+            key[0],
+            original,
         )
         with self._lock:
-            self._catalogs[fingerprint] = catalog
+            self._catalogs[key] = catalog
             while len(self._catalogs) > _CATALOG_CACHE:
                 self._catalogs.popitem(last=False)
         return catalog
@@ -300,12 +415,13 @@ def _given(tool: Any, name: str, source: MetadataSource | None) -> Mapping[str, 
 
 
 def merge_loaded(loaded: Iterable[str], found: Iterable[str], cap: int) -> list[str]:
-    """Loaded names after a search: re-found names move to the end, the oldest go past `cap`.
+    """Loaded names after a search: new names are appended, the earliest go past `cap`.
 
-    `cap` 0 keeps every name.
+    A name found again keeps its place, so the tools a request carries only ever grow at
+    the end between discoveries and the provider's cached prompt prefix holds. `cap` 0
+    keeps every name.
     """
-    fresh = list(dict.fromkeys(found))
-    taken = set(fresh)
-    names = [name for name in loaded if name not in taken]
-    names.extend(fresh)
+    names = list(dict.fromkeys(loaded))
+    taken = set(names)
+    names.extend(name for name in dict.fromkeys(found) if name not in taken)
     return names[-cap:] if cap > 0 else names

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 
-from toolscout.analysis import fold
+from toolscout.analysis import fold, short_names
 from toolscout.types import ToolReference
 
 __all__ = [
@@ -81,12 +81,21 @@ class ToolSet:
             names.setdefault(fold(name), []).append(name)
         return names
 
+    @cached_property
+    def _by_short_name(self) -> dict[str, list[str]]:
+        names: dict[str, list[str]] = {}
+        for name in self.tools:
+            for short in short_names(fold(name)):
+                names.setdefault(short, []).append(name)
+        return names
+
     def named(self, candidates: Sequence[str]) -> list[str]:
-        """Names of this set's tools among folded `candidates` (see `name_candidates`)."""
+        """Names of this set's tools among folded `candidates` (see `name_candidates`): by
+        full name, else by a name without its namespaces (`put_object`, `short_names`)."""
         found: list[str] = []
-        lookup = self._by_folded_name
         for candidate in candidates:
-            for name in lookup.get(candidate, ()):
+            names = self._by_folded_name.get(candidate) or self._by_short_name.get(candidate, ())
+            for name in names:
                 if name not in found:
                     found.append(name)
         return found

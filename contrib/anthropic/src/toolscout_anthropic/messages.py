@@ -13,7 +13,6 @@ Two modes:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from toolscout.advisor.chat import (
@@ -23,7 +22,7 @@ from toolscout.advisor.chat import (
     Message,
     ToolCall,
     Usage,
-    wire_form,
+    tool_call,
 )
 from toolscout.types import ToolReference, thaw
 
@@ -157,45 +156,17 @@ class AnthropicChatModel(ClientChatModel):
         return ChatResponse(
             text=text,
             tool_calls=tuple(tool_calls),
-            usage=_usage(getattr(reply, "usage", None)),
+            usage=Usage.of(getattr(reply, "usage", None)),
             message=Message("assistant", text, tuple(tool_calls), raw=passthrough or None),
             stop_reason=getattr(reply, "stop_reason", None),
             raw=reply,
         )
 
     def _call(self, block: Any) -> ToolCall:
-        # Malformed calls (no name, no id) are kept as sent: the advisor loop ends the run
-        # with an error quoting them, instead of failing somewhere later.
-        call_id: Any = getattr(block, "id", None)
-        name: Any = getattr(block, "name", None)
-        value = getattr(block, "input", None)
-        arguments: Mapping[str, Any] | None = value if isinstance(value, dict) else None
-        raw_arguments = None if arguments is not None else _as_text(value)
-        return ToolCall(
-            call_id,  # checked by the loop (a call needs an id)
-            self.names.name(name) if isinstance(name, str) else name,
-            arguments,
-            raw_arguments,
-            raw=wire_form(block),
+        return tool_call(
+            getattr(block, "id", None),
+            getattr(block, "name", None),
+            getattr(block, "input", None),
+            block,
+            self.names,
         )
-
-
-def _as_text(value: Any) -> str:
-    """Tool input that is not an object, as the text quoted back to the model."""
-    import json
-
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-def _usage(usage: Any) -> Usage | None:
-    if usage is None:
-        return None
-    return Usage(
-        input_tokens=usage.input_tokens or 0,
-        output_tokens=usage.output_tokens or 0,
-        cache_read_tokens=getattr(usage, "cache_read_input_tokens", None) or 0,
-        cache_write_tokens=getattr(usage, "cache_creation_input_tokens", None) or 0,
-    )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from toolscout.advisor.chat import (
@@ -14,8 +13,7 @@ from toolscout.advisor.chat import (
     Message,
     ToolCall,
     Usage,
-    parse_arguments,
-    wire_form,
+    tool_call,
 )
 from toolscout.types import ToolReference, thaw
 
@@ -89,29 +87,19 @@ class OpenAIChatModel(ClientChatModel):
         return ChatResponse(
             text=message.content or "",
             tool_calls=tool_calls,
-            usage=_usage(getattr(reply, "usage", None)),
+            usage=Usage.of(getattr(reply, "usage", None)),
             stop_reason=choice.finish_reason,
             raw=reply,
         )
 
     def _call(self, call: Any) -> ToolCall:
         function = getattr(call, "function", None)
-        call_id: Any = getattr(call, "id", None)
-        name: Any = getattr(function, "name", None)
-        text = getattr(function, "arguments", None)
-        arguments: Mapping[str, Any] | None
-        if isinstance(text, dict):  # some compatible servers send an object, not JSON text
-            arguments, text = text, None
-        elif text is None or isinstance(text, str):
-            arguments = parse_arguments(text)
-        else:
-            arguments, text = None, repr(text)
-        return ToolCall(
-            call_id,  # checked by the loop (a call needs an id)
-            self.names.name(name) if isinstance(name, str) else name,
-            arguments,
-            text,
-            raw=wire_form(call),
+        return tool_call(
+            getattr(call, "id", None),
+            getattr(function, "name", None),
+            getattr(function, "arguments", None),
+            call,
+            self.names,
         )
 
 
@@ -119,15 +107,3 @@ def _arguments_text(call: ToolCall) -> str:
     if call.arguments is None:
         return call.raw_arguments or ""
     return json.dumps(thaw(call.arguments))
-
-
-def _usage(usage: Any) -> Usage | None:
-    if usage is None:
-        return None
-    details = getattr(usage, "prompt_tokens_details", None)
-    cached = getattr(details, "cached_tokens", None) or 0
-    return Usage(
-        input_tokens=usage.prompt_tokens or 0,
-        output_tokens=usage.completion_tokens or 0,
-        cache_read_tokens=cached,
-    )

@@ -34,8 +34,7 @@ from toolscout.advisor.chat import (
     ToolCall,
     Usage,
     WireNames,
-    parse_arguments,
-    wire_form,
+    tool_call,
 )
 from toolscout.types import ToolReference, thaw
 
@@ -363,50 +362,25 @@ class OpenAIResponsesModel(ClientChatModel):
         return ChatResponse(
             text=text,
             tool_calls=tuple(tool_calls),
-            usage=_usage(getattr(reply, "usage", None)),
+            usage=Usage.of(getattr(reply, "usage", None)),
             message=Message("assistant", text, tuple(tool_calls), raw=passthrough or None),
             stop_reason=getattr(reply, "status", None),
             raw=reply,
         )
 
     def _call(self, item: Any) -> ToolCall:
-        # Malformed calls (no name, no call_id) are kept as sent: the advisor loop ends the
-        # run with an error quoting them, instead of failing somewhere later.
-        call_id: Any = getattr(item, "call_id", None)
-        name: Any = getattr(item, "name", None)
-        text = getattr(item, "arguments", None)
-        arguments: Mapping[str, Any] | None
-        if isinstance(text, dict):  # some compatible servers send an object, not JSON text
-            arguments, text = text, None
-        elif text is None or isinstance(text, str):
-            arguments = parse_arguments(text)
-        else:
-            arguments, text = None, repr(text)
-        return ToolCall(
-            call_id,  # checked by the loop (a call needs an id)
-            self.names.name(name) if isinstance(name, str) else name,
-            arguments,
-            text,
-            raw=wire_form(item),
+        return tool_call(
+            getattr(item, "call_id", None),
+            getattr(item, "name", None),
+            getattr(item, "arguments", None),
+            item,
+            self.names,
         )
 
     def _search_call(self, item: Any, search_tool: str) -> ToolCall:
         """A `tool_search_call` (client execution) as a call of the advisor's search tool."""
-        value = getattr(item, "arguments", None)
-        arguments: Mapping[str, Any] | None
-        text: str | None = None
-        if isinstance(value, dict):
-            arguments = value
-        elif value is None or isinstance(value, str):
-            arguments, text = parse_arguments(value), value
-        else:
-            arguments, text = None, json.dumps(value, default=repr)
-        return ToolCall(
-            getattr(item, "call_id", None),  # type: ignore[arg-type]  # checked by the loop
-            search_tool,
-            arguments,
-            text,
-            raw=wire_form(item),
+        return tool_call(
+            getattr(item, "call_id", None), search_tool, getattr(item, "arguments", None), item
         )
 
 
@@ -433,14 +407,3 @@ def _search_call(call: ToolCall) -> dict[str, Any]:
 def _note(text: str) -> dict[str, Any]:
     """A search's answer that loaded no tools, told to the model as a developer message."""
     return {"role": "developer", "content": text}
-
-
-def _usage(usage: Any) -> Usage | None:
-    if usage is None:
-        return None
-    details = getattr(usage, "input_tokens_details", None)
-    return Usage(
-        input_tokens=usage.input_tokens or 0,
-        output_tokens=usage.output_tokens or 0,
-        cache_read_tokens=getattr(details, "cached_tokens", None) or 0,
-    )

@@ -8,13 +8,13 @@ and every decision about which tools to send live in core.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from toolscout.errors import ToolscoutError
 from toolscout.types import FrozenDict, ToolReference, freeze
+from toolscout.wire_names import WireNames
 
 __all__ = [
     "AsyncChatModel",
@@ -29,6 +29,7 @@ __all__ = [
     "WireNames",
     "check_tool_calls",
     "parse_arguments",
+    "tool_call",
     "wire_form",
 ]
 
@@ -132,6 +133,26 @@ class Usage:
     def total_tokens(self) -> int:
         return self.input_tokens + self.output_tokens
 
+    @classmethod
+    def of(cls, usage: Any) -> Usage | None:
+        """A provider's usage object (any dialect, an SDK object or a dict) as `Usage`.
+
+        Reads Chat Completions (`prompt_tokens`, `prompt_tokens_details.cached_tokens`),
+        Responses and the Agents SDK (`input_tokens`, `input_tokens_details.cached_tokens`)
+        and Anthropic Messages (`input_tokens`, `cache_read_input_tokens`,
+        `cache_creation_input_tokens`); None for None.
+        """
+        if usage is None:
+            return None
+        details = _field(usage, "prompt_tokens_details") or _field(usage, "input_tokens_details")
+        return cls(
+            input_tokens=_count(usage, "input_tokens") or _count(usage, "prompt_tokens"),
+            output_tokens=_count(usage, "output_tokens") or _count(usage, "completion_tokens"),
+            cache_read_tokens=_count(details, "cached_tokens")
+            or _count(usage, "cache_read_input_tokens"),
+            cache_write_tokens=_count(usage, "cache_creation_input_tokens"),
+        )
+
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.input_tokens + other.input_tokens,
@@ -139,6 +160,19 @@ class Usage:
             self.cache_read_tokens + other.cache_read_tokens,
             self.cache_write_tokens + other.cache_write_tokens,
         )
+
+
+def _field(value: Any, key: str) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return value.get(key)
+    return getattr(value, key, None)
+
+
+def _count(value: Any, key: str) -> int:
+    found = _field(value, key)
+    return found if isinstance(found, int) and not isinstance(found, bool) else 0
 
 
 @dataclass(frozen=True)
@@ -292,42 +326,33 @@ def check_tool_calls(calls: Sequence[ToolCall]) -> None:
         seen.add(call.id)
 
 
-_WIRE_INVALID = re.compile(r"[^A-Za-z0-9_-]")
+def tool_call(
+    call_id: Any, name: Any, arguments: Any, raw: Any, names: WireNames | None = None
+) -> ToolCall:
+    """A provider's tool call as a `ToolCall`, whatever form its arguments came in.
 
-
-class WireNames:
-    """Tool names as a provider accepts them, and back.
-
-    OpenAI and Anthropic allow `^[A-Za-z0-9_-]{1,64}$` (Anthropic: 128); catalogs often use
-    dots (`math.sum`) or slashes. Each name maps to a sanitised, unique wire name; the
-    mapping is stable for the lifetime of the object, so one per adapter is enough.
+    `arguments` may be JSON text (OpenAI), an object (Anthropic, and some compatible
+    servers for OpenAI) or anything else (kept as text to quote back). `names` maps the
+    wire name back to the tool's. A call without a name or id is kept as sent: the loop
+    ends the run with an error quoting it instead of failing somewhere later.
     """
+    text: str | None
+    parsed: Mapping[str, Any] | None
+    if isinstance(arguments, Mapping):
+        parsed, text = arguments, None
+    elif arguments is None or isinstance(arguments, str):
+        parsed, text = parse_arguments(arguments), arguments
+    else:
+        import json
 
-    def __init__(self, max_length: int = 64) -> None:
-        self.max_length = max_length
-        self._to_wire: dict[str, str] = {}
-        self._from_wire: dict[str, str] = {}
-
-    def wire(self, name: str) -> str:
-        known = self._to_wire.get(name)
-        if known is not None:
-            return known
-        candidate = _WIRE_INVALID.sub("_", name)[: self.max_length] or "tool"
-        if candidate in self._from_wire and self._from_wire[candidate] != name:
-            import hashlib
-
-            suffix = hashlib.blake2b(name.encode(), digest_size=4).hexdigest()
-            candidate = f"{candidate[: self.max_length - 9]}_{suffix}"
-        self._to_wire[name] = candidate
-        self._from_wire[candidate] = name
-        return candidate
-
-    def name(self, wire: str) -> str:
-        """The tool name a wire name stands for (unknown wire names pass through)."""
-        return self._from_wire.get(wire, wire)
-
-    def wire_all(self, names: Sequence[str]) -> list[str]:
-        return [self.wire(n) for n in names]
+        try:
+            text = json.dumps(arguments)
+        except (TypeError, ValueError):
+            text = repr(arguments)
+        parsed = None
+    if isinstance(name, str) and names is not None:
+        name = names.name(name)
+    return ToolCall(call_id, name, parsed, text, raw=wire_form(raw))
 
 
 class ClientChatModel:
@@ -374,6 +399,8 @@ class ClientChatModel:
                 f"{type(self).__name__} cannot send deferred tools; "
                 "use a model adapter with native tool-reference support"
             )
+        # Valid names keep themselves even when an invalid one sanitises to them.
+        self.names.reserve(ref.name for ref in (*request.tools, *request.deferred_tools))
         return {"model": self.model, **self.options, **request.options, **self._build(request)}
 
     def complete(self, request: ChatRequest) -> ChatResponse:

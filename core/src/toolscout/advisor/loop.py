@@ -22,9 +22,7 @@ docs/advisor.md):
 from __future__ import annotations
 
 import json
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -38,22 +36,17 @@ from toolscout.advisor.chat import (
     Usage,
     check_tool_calls,
 )
-from toolscout.advisor.search_tool import (
-    SEARCH_TOOL_NAME,
-    SearchOutcome,
-    facets,
-    run_search,
-    search_tool_reference,
-)
+from toolscout.advisor.search_tool import SEARCH_TOOL_NAME, SearchOutcome
 from toolscout.advisor.tools import Handler, Tool, ToolArgumentsError, ToolRegistry
 from toolscout.auto import AutoThreshold
 from toolscout.errors import ToolscoutError
 from toolscout.index import ToolIndex
-from toolscout.session import SessionManager, session_manager
+from toolscout.session import SessionManager
 from toolscout.types import FrozenDict, ToolReference
 
 if TYPE_CHECKING:
     from toolscout.config import Settings
+    from toolscout.integration import Catalog
     from toolscout.telemetry import RunTelemetry
 
 __all__ = ["Advisor", "AdvisorLoopError", "AdvisorResult", "Iteration", "ToolExecution"]
@@ -172,6 +165,7 @@ class Advisor:
         auto: AutoThreshold | bool = True,
     ) -> None:
         from toolscout.config import settings_with
+        from toolscout.integration import Scout
 
         if not hasattr(model, "complete") and not hasattr(model, "acomplete"):
             raise TypeError(
@@ -196,23 +190,21 @@ class Advisor:
         self.settings = settings
         self.model = model
         self.registry = ToolRegistry.coerce(tools)
-        self.sessions = session_manager(settings, index, sessions)
-        self.index: ToolIndex = self.sessions.index
+        # The same front door as the framework integrations: sessions, auto mode, search.
+        self.scout = Scout(
+            index,
+            settings=settings,
+            sessions=sessions,
+            auto=auto,
+            search_tool_name=search_tool_name,
+        )
+        self.sessions = self.scout.sessions
+        self.index: ToolIndex = self.scout.index
         self.pinned = tuple(dict.fromkeys(pinned))
         self.options: Mapping[str, Any] = FrozenDict(options or {})
-        if not isinstance(search_tool_name, str) or not search_tool_name.strip():
-            raise ValueError(
-                f"search_tool_name must be a non-empty string, got {search_tool_name!r}"
-            )
-        self.search_name = search_tool_name.strip()
-        self.search_reference = search_tool_reference(
-            min(settings.max_results, settings.max_results_limit),
-            settings.max_results_limit,
-            self.search_name,
-        )
-        self.auto = AutoThreshold.coerce(auto, settings)
-        self._plans: OrderedDict[tuple[str, tuple[str, ...]], _Plan] = OrderedDict()
-        self._plans_lock = threading.Lock()
+        self.search_name = self.scout.search_name
+        self.search_reference = self.scout.search_reference
+        self.auto = self.scout.auto
         self._check_pinned(self.registry)
 
     @property
@@ -223,44 +215,15 @@ class Advisor:
             suffix = suffix.replace(SEARCH_TOOL_NAME, self.search_name)
         return suffix
 
-    def plan(self, registry: ToolRegistry | None = None) -> _Plan:
+    def plan(self, registry: ToolRegistry | None = None) -> Catalog:
         """How a run over `registry` goes: pinned tools, auto mode's decision, search tool.
 
         Cached per tool set (fingerprint and pinned names), so an unchanged set costs a
         dictionary lookup.
         """
         registry = self.registry if registry is None else registry
-        pinned = [registry[name].reference for name in self.pinned] + [
-            tool.reference for tool in registry if tool.pinned and tool.name not in self.pinned
-        ]
-        key = (registry.fingerprint, tuple(ref.name for ref in pinned))
-        with self._plans_lock:
-            cached = self._plans.get(key)
-            if cached is not None:
-                self._plans.move_to_end(key)
-                return cached
-        names = set(key[1])
-        searchable = [ref for ref in registry.references if ref.name not in names]
-        if self.auto is None:
-            search_on, tokens = True, None  # auto mode off: always search
-        else:
-            search_on, tokens = self.auto.decide(searchable)
-        values = facets(searchable)
-        reference = self.search_reference
-        if values:
-            settings = self.settings
-            reference = search_tool_reference(
-                min(settings.max_results, settings.max_results_limit),
-                settings.max_results_limit,
-                self.search_name,
-                values,
-            )
-        plan = _Plan(tuple(pinned), search_on, tokens, reference, values)
-        with self._plans_lock:
-            self._plans[key] = plan
-            while len(self._plans) > _PLAN_CACHE:
-                self._plans.popitem(last=False)
-        return plan
+        pinned = [*self.pinned, *(tool.name for tool in registry if tool.pinned)]
+        return self.scout.catalog(registry.references, pinned)
 
     @property
     def native(self) -> bool:
@@ -302,7 +265,7 @@ class Advisor:
             try:
                 if state.search_on:
                     state.indexed = self.sessions.ensure_indexed(
-                        state.session_id, state.registry.references, state.registry.fingerprint
+                        state.session_id, state.plan.searchable, state.plan.fingerprint
                     )
                 while True:
                     request = state.next_request()
@@ -344,8 +307,8 @@ class Advisor:
                     state.indexed = await asyncio.to_thread(
                         self.sessions.ensure_indexed,
                         state.session_id,
-                        state.registry.references,
-                        state.registry.fingerprint,
+                        state.plan.searchable,
+                        state.plan.fingerprint,
                     )
                 while True:
                     request = state.next_request()
@@ -452,21 +415,6 @@ def _since(began: float) -> float:
     return (time.perf_counter() - began) * 1000.0
 
 
-_PLAN_CACHE = 16
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """A tool set's pinned tools, auto mode's decision and its search tool (with filters)."""
-
-    pinned: tuple[ToolReference, ...]
-    search_on: bool
-    tokens: int | None
-    """The searchable tools' definition tokens, when auto mode counted them."""
-    search_reference: ToolReference
-    filters: Mapping[str, tuple[str, ...]]
-
-
 @dataclass
 class _CallResult:
     content: str
@@ -485,7 +433,7 @@ class _Run:
         registry: ToolRegistry,
         messages: list[Message],
         options: Mapping[str, Any],
-        plan: _Plan,
+        plan: Catalog,
     ) -> None:
         from toolscout.telemetry import RunTelemetry
 
@@ -520,7 +468,7 @@ class _Run:
             # Auto mode: few enough tools to send them all, as without toolscout.
             tools = list(self.registry.references)
         else:
-            tools = [*self.pinned, self.plan.search_reference]
+            tools = [*self.pinned, self.advisor.scout.search_tool(self.plan)]
             if self.native:
                 # The tools array never changes between requests: the prompt cache holds.
                 deferred = tuple(
@@ -586,32 +534,10 @@ class _Run:
         return tool
 
     def search(self, call: ToolCall) -> _CallResult:
-        if not self.advisor.sessions.is_indexed(self.session_id):
-            # Another session's access evicted this one mid-run; index it again.
-            self.advisor.sessions.ensure_indexed(
-                self.session_id, self.registry.references, self.registry.fingerprint
-            )
-        try:
-            outcome = run_search(
-                call.arguments,
-                session_id=self.session_id,
-                index=self.advisor.index,
-                known=self._known,
-                default_max_results=self.settings.max_results,
-                max_results_limit=self.settings.max_results_limit,
-                summaries=self.settings.result_summaries,
-                filters=self.plan.filters,
-                call_id=call.id,
-                tool_name=self.advisor.search_name,
-            )
-        except Exception as error:
-            outcome = SearchOutcome((), _failure(self.advisor.search_name, error), is_error=True)
+        # Indexes the session again if another session's access evicted it mid-run.
+        outcome = self.advisor.scout.search(self.session_id, self.plan, call.arguments, call.id)
         # Only the index's time counts as search: formatting the answer is advisor overhead.
         return _CallResult(outcome.text, outcome.is_error, outcome.elapsed_ms, outcome)
-
-    def _known(self, name: str) -> ToolReference | None:
-        tool = self.registry.get(name)
-        return None if tool is None else tool.reference
 
     def after_calls(self, calls: Sequence[ToolCall], results: Sequence[_CallResult]) -> None:
         searches: list[SearchOutcome] = []

@@ -1,8 +1,9 @@
 """Ranking floors on the suite's sample catalog: the least any useful tool search must do.
 
-They are floors, not benchmarks: an exact tool name ranks that tool first, and a word
-found in one tool only (in its description, its parameters, or in non-ASCII text) finds
-that tool near the top. Retrieval quality proper is measured with `toolscout eval`.
+They are floors, not benchmarks: an exact tool name ranks that tool first (so does its
+name without a namespace), a name written with digits (`s3`, `oauth2`) finds its tool,
+and a word found in one tool only (in its description, its parameters, or in non-ASCII
+text) finds that tool near the top. Retrieval quality proper is measured with `toolscout eval`.
 """
 
 from __future__ import annotations
@@ -22,10 +23,40 @@ from toolscout.testing.support import names_of, search, unique_session
 from toolscout.text import split_identifier
 from toolscout.types import ToolReference
 
-__all__ = ["TOP_K", "RankingFloorTests"]
+__all__ = ["DIGIT_NAMES", "DIGIT_TOOLS", "TOP_K", "RankingFloorTests"]
 
 #: How near the top a distinctive word must put its tool.
 TOP_K = 3
+
+#: Tools whose names hold letters and digits, and the word that must find each.
+DIGIT_TOOLS = (
+    ToolReference("s3_upload_object", "Upload a local file to an S3 bucket under a key."),
+    ToolReference("ec2_start_instances", "Start stopped EC2 virtual machines."),
+    ToolReference("k8s_list_pods", "List the pods of a Kubernetes namespace."),
+    ToolReference("o365_send_mail", "Send a mail from an Office 365 mailbox."),
+    ToolReference("oauth2_refresh_token", "Exchange a refresh token for a new access token."),
+    ToolReference("openai_complete", "Complete a prompt with gpt-4o or another model."),
+    ToolReference("text_to_utf8", "Re-encode text from a legacy code page to UTF8."),
+    ToolReference("hash_md5", "Compute the MD5 digest of a file."),
+    ToolReference("hash_sha256", "Compute the SHA256 digest of a file."),
+    ToolReference("x509_inspect", "Show the subject, issuer and expiry of a certificate."),
+    ToolReference("base64_decode", "Decode a base64 string to bytes."),
+    ToolReference("billing_api_v2_invoices", "List invoices through the billing API."),
+)
+DIGIT_NAMES = {
+    "s3": "s3_upload_object",
+    "ec2": "ec2_start_instances",
+    "k8s": "k8s_list_pods",
+    "o365": "o365_send_mail",
+    "oauth2": "oauth2_refresh_token",
+    "gpt-4o": "openai_complete",
+    "utf8": "text_to_utf8",
+    "md5": "hash_md5",
+    "sha256": "hash_sha256",
+    "x509": "x509_inspect",
+    "base64": "base64_decode",
+    "v2": "billing_api_v2_invoices",
+}
 
 
 class RankingFloorTests(ConformanceFixtures):
@@ -72,6 +103,46 @@ class RankingFloorTests(ConformanceFixtures):
         for tool in odd:
             names = names_of(search(index, session, tool.name, 5))
             assert names[:1] == [tool.name], f"{tool.name!r} ranked {names}"
+
+    def test_name_without_its_namespace_ranks_that_tool_first(self, index: Any) -> None:
+        """Failure: a tool's name typed without its namespace (`put_object` for
+        `s3.put_object`, `ask_codex` for `mcp__codex__ask_codex`) did not rank it first;
+        core's `ToolSet.named` resolves these (`toolscout.analysis.short_names`)."""
+        namespaced = (
+            ToolReference("s3.put_object", "Upload a local file to a bucket under a key."),
+            ToolReference("mcp__codex__ask_codex", "Ask the coding agent a question."),
+            ToolReference("github/create_pull_request", "Open a pull request on a repository."),
+        )
+        session = self._catalog_session(index, namespaced)
+        for query, expected in (
+            ("put_object", "s3.put_object"),
+            ("ask_codex", "mcp__codex__ask_codex"),
+            ("`create_pull_request`", "github/create_pull_request"),
+            ("use ask_codex to review this", "mcp__codex__ask_codex"),
+        ):
+            names = names_of(search(index, session, query, 5))
+            assert names[:1] == [expected], f"{query!r} should rank {expected} first: {names}"
+
+    @pytest.mark.parametrize(("word", "tool"), sorted(DIGIT_NAMES.items()))
+    def test_a_name_with_digits_finds_its_tool(self, index: Any, word: str, tool: str) -> None:
+        """Failure: a name written with digits (`s3`, `ec2`, `k8s`, `oauth2`, `sha256`) did
+        not find the one tool that has it: the analyzer split it into a letter and a number
+        and dropped both (core's analyzer keeps such a word whole and split)."""
+        session = self._catalog_session(index, DIGIT_TOOLS)
+        names = names_of(search(index, session, word, TOP_K))
+        assert tool in names, f"{word!r} should find {tool} in the top {TOP_K}, got {names}"
+
+    def test_a_request_naming_a_service_with_digits_finds_its_tool(self, index: Any) -> None:
+        """Failure: a request with a name holding digits ("upload a file to s3") did not
+        find the tool of that service in the top results."""
+        session = self._catalog_session(index, DIGIT_TOOLS)
+        for query, expected in (
+            ("upload a file to s3", "s3_upload_object"),
+            ("sha256 checksum of a file", "hash_sha256"),
+            ("list the k8s pods", "k8s_list_pods"),
+        ):
+            names = names_of(search(index, session, query, TOP_K))
+            assert expected in names, f"{query!r} should find {expected}, got {names}"
 
     @pytest.mark.parametrize("word", sorted(DESCRIPTION_WORDS))
     def test_distinctive_description_word_finds_its_tool(self, index: Any, word: str) -> None:
