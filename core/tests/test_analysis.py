@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 from toolscout import ToolReference
-from toolscout.analysis import STOP_WORDS, analyzer, clauses, fold, name_candidates
+from toolscout.analysis import (
+    STOP_WORDS,
+    analyzer,
+    clauses,
+    fold,
+    name_candidates,
+    short_names,
+)
 
 
 def test_identifiers_split_the_same_way_in_tools_and_queries() -> None:
@@ -105,3 +112,11 @@ def test_clauses_are_sentences_cut_where_a_step_starts() -> None:
         "Tell me tomorrow's forecast."
     ]
     assert len(clauses(" ".join(f"Do task number {i}." for i in range(20)))) == 8
+
+
+def test_short_names_drop_namespaces_not_words() -> None:
+    assert short_names("mcp__x__ask_codex") == ["x__ask_codex", "ask_codex"]
+    assert short_names("s3.put_object") == ["put_object"]
+    assert short_names("github/repos:list") == ["repos:list", "list"]
+    assert short_names("send_message") == []
+    assert short_names("trailing.") == []
