@@ -8,15 +8,27 @@ docs/integrations/langchain.md.
 
 from __future__ import annotations
 
-from toolscout.integration import DEFAULT_AUTO_TOKENS, DEFAULT_AUTO_TOOLS, AutoThreshold
+from toolscout.integration import (
+    DEFAULT_AUTO_TOKENS,
+    DEFAULT_AUTO_TOOLS,
+    AutoThreshold,
+    ScoutOptions,
+)
 
-from toolscout_langchain.middleware import LOADED_KEY, ToolSearchMiddleware, ToolSearchState
+from toolscout_langchain.middleware import (
+    LOADED_KEY,
+    ToolSearchMiddleware,
+    ToolSearchState,
+    langchain_tools,
+)
 
 __all__ = [
     "DEFAULT_AUTO_TOKENS",
     "DEFAULT_AUTO_TOOLS",
     "LOADED_KEY",
     "AutoThreshold",
+    "ScoutOptions",
     "ToolSearchMiddleware",
     "ToolSearchState",
+    "langchain_tools",
 ]

@@ -38,22 +38,20 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
-from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
+from toolscout.advisor.tools import Tool, ToolRegistry
 from toolscout.catalog import parse_tool
 from toolscout.index import ToolIndex
 from toolscout.integration import (
-    AutoThreshold,
     Catalog,
-    MetadataSource,
     Scout,
+    ScoutOptions,
     filter_metadata,
     merge_loaded,
 )
-from toolscout.session import SessionManager
 from toolscout.types import ToolReference, thaw
 from typing_extensions import NotRequired
 
-__all__ = ["LOADED_KEY", "ToolSearchMiddleware", "ToolSearchState"]
+__all__ = ["LOADED_KEY", "ToolSearchMiddleware", "ToolSearchState", "langchain_tools"]
 
 LOADED_KEY = "toolscout_loaded"
 """The graph-state key holding the names of the tools searches found in this thread."""
@@ -77,21 +75,23 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
 
     Pass the agent's tools to `create_agent(tools=...)` as usual (or to this middleware's
     `tools`, which registers them with the agent): the middleware decides per model call
-    which of them the request carries. `pinned` names tools sent on every request without
-    a search. `index` is any toolscout backend (default: the configured one).
+    which of them the request carries. `index` is any toolscout backend (default: the
+    configured one). `tools` may also be a `toolscout.ToolRegistry` (a catalog file plus
+    handlers, or an MCP hub's `tool_registry()`), made into LangChain tools by
+    `langchain_tools`.
 
-    `auto` (default `True`): search turns on only when the searchable tools exceed the
-    threshold (`AutoThreshold()`: more than 30 tools or more than 10,000 tokens of
-    definitions); below it every tool is sent as usual and the search tool is left out.
-    `auto=False` always searches; pass an `AutoThreshold(tools=..., tokens=...)` to tune it.
+    The other options are `toolscout.integration.ScoutOptions`, as `options=` or as
+    keyword arguments: `pinned` (names or tools sent on every request), `auto` (default
+    `True`: search only above 30 tools or 10,000 tokens of definitions; `False` always
+    searches), `sessions`, `settings`, `max_results`, `max_results_limit`,
+    `max_loaded_tools`, `result_summaries`, `search_tool_name`, and `metadata` (a tool's
+    `server` / `namespace` / `tags`, by tool name or a function of the tool; a tool's own
+    `metadata` and `tags` count too). At most `max_loaded_tools` found tools are bound at
+    once (the earliest found go first).
 
-    `max_results`, `max_results_limit`, `max_loaded_tools` and `result_summaries` override
-    the toolscout settings of the same names; at most `max_loaded_tools` found tools are
-    bound at once (the most recently found).
-
-    Filters: a tool's `server` / `namespace` / `tags` come from its `metadata` (and its
-    `tags`), or from `metadata` here (tool name -> metadata, or a function of the tool);
-    the search tool then takes those filters and its description lists the values.
+    Names: every tool goes to the model under a name the model APIs accept (`math.gcd`
+    becomes `math_gcd`, or `math_gcd_` plus a hash when `math_gcd` exists too), and calls
+    are mapped back to your tool; the graph state keeps your tools' own names.
     """
 
     state_schema = ToolSearchState
@@ -100,40 +100,30 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         self,
         index: ToolIndex | None = None,
         *,
-        tools: Iterable[BaseTool | Callable[..., Any]] = (),
-        pinned: Iterable[str | BaseTool] = (),
-        auto: AutoThreshold | bool = True,
-        sessions: SessionManager | None = None,
-        settings: Any = None,
-        max_results: int | None = None,
-        max_results_limit: int | None = None,
-        max_loaded_tools: int | None = None,
-        result_summaries: bool | None = None,
-        search_tool_name: str = SEARCH_TOOL_NAME,
+        tools: ToolRegistry | Iterable[BaseTool | Callable[..., Any]] = (),
+        options: ScoutOptions | None = None,
         system_prompt: bool = True,
-        metadata: MetadataSource | None = None,
+        **keywords: Any,
     ) -> None:
         super().__init__()
-        self.scout = Scout(
-            index,
-            settings=settings,
-            sessions=sessions,
-            pinned=[p if isinstance(p, str) else p.name for p in pinned],
-            auto=auto,
-            max_results=max_results,
-            max_results_limit=max_results_limit,
-            max_loaded_tools=max_loaded_tools,
-            result_summaries=result_summaries,
-            search_tool_name=search_tool_name,
-        )
+        if "pinned" in keywords:
+            keywords["pinned"] = [p if isinstance(p, str) else p.name for p in keywords["pinned"]]
+        options = ScoutOptions.of(options, keywords, "ToolSearchMiddleware")
+        self.options = options
+        self.scout = Scout.from_options(index, options)
         self.system_prompt = system_prompt
-        self.metadata = metadata
+        self.metadata = options.metadata
         self.search_tool = _search_tool(self.scout.search_reference)
-        extra = [tool if isinstance(tool, BaseTool) else _as_tool(tool) for tool in tools]
+        if isinstance(tools, ToolRegistry):
+            extra = langchain_tools(tools)
+        else:
+            extra = [tool if isinstance(tool, BaseTool) else _as_tool(tool) for tool in tools]
         self.tools = [self.search_tool, *extra]
         self._references: dict[int, tuple[BaseTool, ToolReference]] = {}
         # The search tool per catalog with filters (its description lists their values).
         self._search_tools: dict[ToolReference, BaseTool] = {}
+        # Copies of tools under their wire names, by (tool, wire name).
+        self._wire_tools: dict[tuple[int, str], tuple[BaseTool, BaseTool]] = {}
 
     @property
     def name(self) -> str:
@@ -163,21 +153,44 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         """The request with only the pinned, search and loaded tools (when search is on)."""
         catalog = self._catalog(request.tools)
         if not catalog.search_on:
-            every = [t for t in request.tools if _name(t) != self.search_name]
+            every = [
+                self._on_wire(t, catalog) for t in request.tools if _name(t) != self.search_name
+            ]
             self._record(catalog, every)
             return request.override(tools=every)
         loaded = _loaded(request.state, self.scout.max_loaded_tools)
         by_name = {_name(t): t for t in request.tools if isinstance(t, BaseTool)}
         tools: list[BaseTool | dict[str, Any]] = [
-            t for t in request.tools if not isinstance(t, BaseTool) or t.name in self.scout.pinned
+            self._on_wire(t, catalog)
+            for t in request.tools
+            if not isinstance(t, BaseTool) or t.name in self.scout.pinned
         ]
         tools.append(self._search_tool_for(catalog))
-        tools.extend(by_name[name] for name in loaded if name in by_name)
+        tools.extend(self._on_wire(by_name[name], catalog) for name in loaded if name in by_name)
         self._record(catalog, tools)
         overrides: dict[str, Any] = {"tools": tools}
         if self.system_prompt:
             overrides["system_message"] = _with_suffix(request.system_message, self.scout.suffix)
         return request.override(**overrides)
+
+    def _on_wire(
+        self, tool: BaseTool | dict[str, Any], catalog: Catalog
+    ) -> BaseTool | dict[str, Any]:
+        """`tool` under its wire name (a copy, cached) when its own name is not one."""
+        if not isinstance(tool, BaseTool):
+            return tool
+        wire = catalog.renamed.get(tool.name)
+        if wire is None:
+            return tool
+        key = (id(tool), wire)
+        cached = self._wire_tools.get(key)
+        if cached is not None and cached[0] is tool:
+            return cached[1]
+        copy = tool.model_copy(update={"name": wire})
+        if len(self._wire_tools) > 65_536:
+            self._wire_tools.clear()
+        self._wire_tools[key] = (tool, copy)
+        return copy
 
     def _search_tool_for(self, catalog: Catalog) -> BaseTool:
         """The search tool of this request: with the catalog's filters when it has any."""
@@ -194,11 +207,17 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
     def _record(self, catalog: Catalog, tools: Sequence[BaseTool | dict[str, Any]]) -> None:
         """Telemetry: the request's tool tokens against every tool's (provider tools aside)."""
         sent = [
-            self.scout.search_tool(catalog) if self._is_search(t) else self._reference(t)
+            self.scout.search_tool(catalog) if self._is_search(t) else self._sent(t, catalog)
             for t in tools
             if isinstance(t, BaseTool)
         ]
         self.scout.record_request(catalog, sent)
+
+    def _sent(self, tool: BaseTool, catalog: Catalog) -> ToolReference:
+        found = catalog.by_name.get(tool.name)
+        if found is None:
+            found = next((t for t in catalog.pinned if t.name == tool.name), None)
+        return found if found is not None else self._reference(tool)
 
     def _is_search(self, tool: BaseTool) -> bool:
         return tool is self.search_tool or any(t is tool for t in self._search_tools.values())
@@ -210,10 +229,9 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         request: ToolCallRequest,
         handler: Callable[[ToolCallRequest], ToolMessage | Command[Any]],
     ) -> ToolMessage | Command[Any]:
-        name = request.tool_call["name"]
-        if name == self.search_name:
+        if request.tool_call["name"] == self.search_name:
             return self._search(request)
-        refusal = self._refusal(request)
+        request, refusal = self._resolve(request)
         return refusal if refusal is not None else handler(request)
 
     async def awrap_tool_call(
@@ -221,45 +239,51 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         request: ToolCallRequest,
         handler: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]],
     ) -> ToolMessage | Command[Any]:
-        name = request.tool_call["name"]
-        if name == self.search_name:
+        if request.tool_call["name"] == self.search_name:
             return await asyncio.to_thread(self._search, request)
-        refusal = self._refusal(request)
+        request, refusal = self._resolve(request)
         return refusal if refusal is not None else await handler(request)
 
-    def _refusal(self, request: ToolCallRequest) -> ToolMessage | None:
-        """An error answer when the model calls a searchable tool no search has loaded."""
+    def _resolve(self, request: ToolCallRequest) -> tuple[ToolCallRequest, ToolMessage | None]:
+        """The call under the tool's own name, or an error answer when no search loaded it."""
         name = request.tool_call["name"]
         tools = _runtime_tools(request)
-        if tools is None or name in self.scout.pinned:
-            return None
+        if tools is None:
+            return request, None
         catalog = self._catalog(tools)
-        if not catalog.search_on or catalog.known(name) is None:
-            return None
-        if name in _loaded(request.state, self.scout.max_loaded_tools):
-            return None
-        return ToolMessage(
+        own = catalog.tool_name(name)
+        if own != name:
+            tool = next((t for t in tools if t.name == own), None)
+            request = request.override(tool_call={**request.tool_call, "name": own}, tool=tool)
+        if own in self.scout.pinned or not catalog.search_on or catalog.known(name) is None:
+            return request, None
+        if own in _loaded(request.state, self.scout.max_loaded_tools):
+            return request, None
+        refusal = ToolMessage(
             self.scout.not_loaded(name),
             tool_call_id=request.tool_call["id"],
             name=name,
             status="error",
         )
+        return request, refusal
 
     def _search(self, request: ToolCallRequest) -> Command[Any]:
         call = request.tool_call
         tools = _runtime_tools(request) or []
         catalog = self._catalog(tools)
         outcome = self.scout.search(self._session_id(request), catalog, call.get("args"))
+        # The state keeps the tools' own names (the search answer names their wire names).
+        found = [catalog.tool_name(name) for name in outcome.names]
         message = ToolMessage(
             outcome.text,
             tool_call_id=call["id"],
             name=self.search_name,
             status="error" if outcome.is_error else "success",
-            artifact={"found": list(outcome.names)},
+            artifact={"found": found},
         )
         update: dict[str, Any] = {"messages": [message]}
-        if outcome.names:
-            update[LOADED_KEY] = list(outcome.names)
+        if found:
+            update[LOADED_KEY] = found
         return Command(update=update)
 
     def _session_id(self, request: ToolCallRequest) -> str:
@@ -314,6 +338,44 @@ def _search_tool(reference: ToolReference) -> BaseTool:
         args_schema=thaw(reference.input_schema) or {"type": "object", "properties": {}},
         func=_unreachable,
     )
+
+
+def langchain_tools(registry: ToolRegistry) -> list[BaseTool]:
+    """A `toolscout.ToolRegistry`'s tools as LangChain tools, each running its handler.
+
+    The registry comes from a catalog file (`ToolRegistry().add_catalog("tools.jsonl",
+    handler)`) or from MCP servers (`toolscout_mcp.McpToolHub(...).tool_registry()`, whose
+    tools are async: run the agent with `ainvoke`). Each call's arguments are checked
+    against the tool's schema; a failed call is answered with the error.
+    """
+    return [_from_registry(tool) for tool in registry]
+
+
+def _from_registry(tool: Tool) -> BaseTool:
+    async def arun(**arguments: Any) -> str:
+        return _result_text(await tool.ainvoke(tool.validate(arguments)))
+
+    def run(**arguments: Any) -> str:
+        return _result_text(tool.invoke(tool.validate(arguments)))
+
+    reference = tool.reference
+    return StructuredTool(
+        name=reference.name,
+        description=reference.description,
+        args_schema=thaw(reference.input_schema) or {"type": "object", "properties": {}},
+        func=run,
+        coroutine=arun,
+        metadata=thaw(reference.metadata) or None,
+        handle_tool_error=True,
+    )
+
+
+def _result_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    import json
+
+    return json.dumps(value, default=str, ensure_ascii=False)
 
 
 def _as_tool(function: Callable[..., Any]) -> BaseTool:
