@@ -154,7 +154,7 @@ def test_cache_and_sql_rank_alike_on_the_sample_catalog() -> None:
 def test_a_set_is_searched_again_after_the_cache_dropped_it(index: DuckDBToolIndex) -> None:
     index.index_tools("s", sample_tools())
     before = index.search(ToolSearchRequest("s", "send a message to a channel", 5))
-    index._cache.invalidate(index._keys[index._sets.session("s").id])  # type: ignore[union-attr]
+    index._cache.invalidate(index._keys[index.held_set("s").id])  # type: ignore[union-attr]
     assert len(index._cache) == 0
     after = index.search(ToolSearchRequest("s", "send a message to a channel", 5))
     assert [(h.name, h.score) for h in before] == [(h.name, h.score) for h in after]

@@ -60,7 +60,7 @@ def parts(data: Path, count: int, embedder_name: str | None) -> None:
     print(f"BFCL, {len(bfcl.tools):,} tools, {len(queries)} queries, {embedder!r}")
     hybrid = LanceDBToolIndex(embedder, cache=EmbeddingCache(max_queries=0))
     hybrid.index_tools("bench", bfcl.tools)
-    toolset = hybrid._sets.session("bench")
+    toolset = hybrid.held_set("bench")
     assert toolset is not None
     table, where = hybrid._table, col("set_id") == lit(toolset.id)
     vector = embedder.embed(["warm up"])[0]

@@ -151,7 +151,7 @@ def engine_probes(index: TantivyToolIndex) -> dict[str, Callable[[str], float]]:
         return {}
     from toolscout.index import Query
 
-    toolset = index._sets.session(SESSION)
+    toolset = index.held_set(SESSION)
     assert toolset is not None
 
     def engine(text: str) -> float:

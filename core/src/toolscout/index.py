@@ -17,14 +17,15 @@ import time
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from toolscout.analysis import Analyzer, analyzer, name_candidates
-from toolscout.errors import ConfigError
+from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.filters import matches
-from toolscout.toolsets import StoredState, ToolSet, ToolSets, new_set_id
+from toolscout.toolsets import SessionLedger, StoredState, ToolSet
 from toolscout.types import (
     MAX_SESSION_ID_LENGTH,
     SearchMetadata,
@@ -38,7 +39,16 @@ from toolscout.types import (
 if TYPE_CHECKING:
     from toolscout.options import IndexOptions
 
-__all__ = ["Capabilities", "Query", "ToolIndex", "ToolIndexBase", "check_session_id"]
+__all__ = [
+    "Capabilities",
+    "IndexChores",
+    "Query",
+    "StaleSet",
+    "StoreRaceError",
+    "ToolIndex",
+    "ToolIndexBase",
+    "check_session_id",
+]
 
 
 @dataclass(frozen=True)
@@ -72,7 +82,9 @@ class ToolIndex(Protocol):
 
     Every operation is scoped by `session_id`: a session never sees another's tools, and
     searching a session that holds nothing returns an empty response. Indexing a tool whose
-    name the session already holds replaces it.
+    name the session already holds replaces it; `replace_tools` makes a list the session's
+    whole set in one step; `session_fingerprint` tells which set a session holds now
+    (`toolsets.set_fingerprint` of its tools), so callers skip indexing a set it has.
     """
 
     name: ClassVar[str]
@@ -82,9 +94,13 @@ class ToolIndex(Protocol):
 
     def index_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None: ...
 
+    def replace_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None: ...
+
     def search(self, request: ToolSearchRequest) -> ToolSearchResponse: ...
 
     def clear_index(self, session_id: str) -> None: ...
+
+    def session_fingerprint(self, session_id: str) -> str | None: ...
 
 
 def check_session_id(session_id: object) -> str:
@@ -162,21 +178,28 @@ class Query:
 
 # Persistent stores opened by this process: a second index object on the same path would
 # keep its own idea of the sessions there, so it is refused (see `_claim_path`).
-_open_paths: dict[str, weakref.ref[ToolIndexBase]] = {}
+_open_paths: dict[str, weakref.ref[IndexChores]] = {}
 _open_paths_lock = threading.Lock()
 
+#: How often a search or a write is tried again when the set it read went stale meanwhile.
+STALE_RETRIES = 4
 
-class ToolIndexBase(ABC):
-    """The protocol's chores, tool sets and sessions, for every backend (see the module
-    docstring).
 
-    A subclass sets `name` and `capabilities`, may declare an `Options` model (a subclass of
-    `IndexOptions`), calls `super().__init__(**options)` and implements the engine methods.
-    A persistent one also implements `_stored_state` and `_store_session`, calls
-    `_claim_path` before opening its store and `_restore()` once it is open.
+class StaleSet(Exception):
+    """A store's answer: the session no longer holds the set (or revision) it was asked
+    about, because another worker changed it meanwhile. Core resolves the session again and
+    retries (see `SharedToolIndexBase`); an in-process index never raises it."""
 
-    Thread-safe: changes to sessions and sets are serialised by one lock; searches take no
-    lock, and see a set whole (old or new) while it changes.
+
+class StoreRaceError(ToolscoutError):
+    """A session's set kept changing under a search or a write, retry after retry."""
+
+
+class IndexChores(ABC):
+    """What every base shares: options and the analyzer, the protocol's validation, the
+    search (filters, the tools a query names, core's ranking), and core's retry when a
+    shared store's set went stale. Subclass `ToolIndexBase` (the process holds the
+    sessions) or `toolscout.shared.SharedToolIndexBase` (a store holds them), not this.
     """
 
     name: ClassVar[str]
@@ -206,8 +229,6 @@ class ToolIndexBase(ABC):
             )
         self.options = parse_options(self.name, model, options)
         self.analyzer = analyzer(stemming=self.options.stemming, stop_words=self.options.stop_words)
-        self._sets = ToolSets()
-        self._write_lock = threading.RLock()
         self._claimed: str | None = None
 
     @property
@@ -227,63 +248,75 @@ class ToolIndexBase(ABC):
         check_session_id(session_id)
         batch = normalize_tools(tools)
         if batch:
-            self._change(session_id, batch, (), replace=False)
+            self._write(session_id, batch, (), replace=False)
 
     def replace_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
         """Make `tools` the session's whole tool set (none of its other tools are kept)."""
         check_session_id(session_id)
-        self._change(session_id, normalize_tools(tools), (), replace=True)
+        self._write(session_id, normalize_tools(tools), (), replace=True)
 
     def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
         """Forget the named tools of a session; names it does not hold are ignored."""
         check_session_id(session_id)
         removed = check_names(names)
         if removed:
-            self._change(session_id, (), removed, replace=False)
+            self._write(session_id, (), removed, replace=False)
 
     def clear_index(self, session_id: str) -> None:
         """Forget every tool of the session."""
         check_session_id(session_id)
-        with self._write_lock:
-            if self._sets.session(session_id) is None:
-                return
-            self._store_session(session_id, None)
-            self._drop(self._sets.unbind(session_id))
+        self._write(session_id, (), (), replace=True)
 
     def tools(self, session_id: str) -> dict[str, ToolReference]:
-        """The session's tools by name (a copy)."""
-        toolset = self._sets.session(check_session_id(session_id))
+        """The session's tools by name (a copy), as held now."""
+        toolset = self._held(check_session_id(session_id), fresh=True)
         return dict(toolset.tools) if toolset is not None else {}
 
+    def session_fingerprint(self, session_id: str) -> str | None:
+        """The fingerprint of the session's tool set as held now (None: it holds nothing):
+        what `SessionManager` compares to skip indexing a set the session already holds."""
+        toolset = self._held(check_session_id(session_id), fresh=True)
+        return toolset.fingerprint if toolset is not None else None
+
+    @abstractmethod
     def sessions(self) -> list[str]:
         """Every session that holds tools."""
-        return self._sets.session_ids
 
     def search(self, request: ToolSearchRequest) -> ToolSearchResponse:
         if not isinstance(request, ToolSearchRequest):
             raise TypeError(f"search expects a ToolSearchRequest, got {type(request).__name__}")
         start = time.perf_counter()
-        text = request.query.replace("\x00", " ")
-        toolset = self._sets.session(request.session_id)
-        if toolset is None or not text.strip():
+        text = request.query  # already clean: ToolSearchRequest replaced NUL
+        if not text.strip():
             return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1000.0)
-        allowed: frozenset[str] | None = None
-        if request.metadata_filter:
-            wanted = request.metadata_filter
-            allowed = frozenset(
-                name for name, tool in toolset.tools.items() if matches(tool.metadata, wanted)
-            )
-            if not allowed:
-                return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1e3)
-        named = toolset.named(name_candidates(text))
-        if allowed is not None:
-            named = [name for name in named if name in allowed]
         limit = request.limit(self.default_max_results)
-        query = Query(text, limit, analyzer=self.analyzer, named=named, allowed=allowed)
-        hits, total = self._search_set(toolset, query)
-        hits, total = self._rank(toolset, query, hits, total)
-        elapsed_ms = (time.perf_counter() - start) * 1000.0
-        return ToolSearchResponse(tuple(hits), total, SearchMetadata(self.name, elapsed_ms))
+        for attempt in range(STALE_RETRIES):
+            toolset = self._held(request.session_id, fresh=attempt > 0)
+            if toolset is None:
+                return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1e3)
+            allowed: frozenset[str] | None = None
+            if request.metadata_filter:
+                wanted = request.metadata_filter
+                allowed = frozenset(
+                    name for name, tool in toolset.tools.items() if matches(tool.metadata, wanted)
+                )
+                if not allowed:
+                    return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1e3)
+            named = toolset.named(name_candidates(text))
+            if allowed is not None:
+                named = [name for name in named if name in allowed]
+            query = Query(text, limit, analyzer=self.analyzer, named=named, allowed=allowed)
+            try:
+                hits, total = self._search_set(toolset, query)
+            except StaleSet:
+                continue
+            hits, total = self._rank(toolset, query, hits, total)
+            elapsed_ms = (time.perf_counter() - start) * 1000.0
+            return ToolSearchResponse(tuple(hits), total, SearchMetadata(self.name, elapsed_ms))
+        raise StoreRaceError(
+            f"{self.name}: the tool set of session {request.session_id!r} kept changing while "
+            "it was searched; try again"
+        )
 
     def _rank(
         self, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
@@ -314,15 +347,22 @@ class ToolIndexBase(ABC):
         """Release resources (files, connections). The index is unusable afterwards."""
         self._release_path()
 
-    def __enter__(self) -> ToolIndexBase:
+    def __enter__(self) -> IndexChores:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- tool sets ---------------------------------------------------------------------
+    # --- what each base provides ---------------------------------------------------------
 
-    def _change(
+    @abstractmethod
+    def _held(self, session_id: str, *, fresh: bool) -> ToolSet | None:
+        """The set the session holds (None: nothing). `fresh` asks a store to look again
+        rather than trust what it remembers (after a `StaleSet`, and for reads that must
+        see other workers' writes)."""
+
+    @abstractmethod
+    def _write(
         self,
         session_id: str,
         upserts: Sequence[ToolReference],
@@ -330,66 +370,23 @@ class ToolIndexBase(ABC):
         *,
         replace: bool,
     ) -> None:
-        with self._write_lock:
-            current = self._sets.session(session_id)
-            tools: dict[str, ToolReference] = {}
-            if current is not None and not replace:
-                tools.update(current.tools)
-            for name in removals:
-                tools.pop(name, None)
-            for tool in upserts:
-                tools.pop(tool.name, None)
-                tools[tool.name] = tool
-            if not tools:
-                if current is not None:
-                    self._store_session(session_id, None)
-                    self._drop(self._sets.unbind(session_id))
-                return
-            wanted = ToolSet.of(new_set_id(), tools.values())
-            if current is not None and current.fingerprint == wanted.fingerprint:
-                return
-            shared = self._sets.with_fingerprint(wanted.fingerprint)
-            if shared is not None:
-                # Another session holds exactly this set: point at it, index nothing.
-                self._store_session(session_id, shared.id)
-                self._drop(self._sets.bind(session_id, shared))
-                return
-            if current is not None and self._sets.holders(current.id) == {session_id}:
-                # Held by this session alone: change it in place, only what changed.
-                updated = ToolSet(current.id, wanted.tools, wanted.fingerprint)
-                changed = [tool for name, tool in tools.items() if current.tools.get(name) != tool]
-                gone = [name for name in current.tools if name not in tools]
-                self._update_set(current, updated, changed, gone)
-                self._sets.replace(current, updated)
-                return
-            self._create_set(wanted)
-            self._store_session(session_id, wanted.id)
-            self._drop(self._sets.bind(session_id, wanted))
+        """Change the session's tools (`toolsets.merged_tools` says how)."""
 
-    def _drop(self, toolset: ToolSet | None) -> None:
-        if toolset is not None:
-            self._drop_set(toolset)
+    @abstractmethod
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        """The best `query.limit` hits in the set, best first, and how many tools matched.
 
-    def _restore(self) -> None:
-        """Rebuild the sessions from the store (`_stored_state`); drop sets nobody holds."""
-        state = self._stored_state()
-        if state is None:
-            return
-        with self._write_lock:
-            sets = {
-                set_id: ToolSet.of(set_id, tools) for set_id, tools in state.sets.items() if tools
-            }
-            for session_id, set_id in state.sessions.items():
-                toolset = sets.get(set_id)
-                if toolset is not None:
-                    self._sets.bind(session_id, toolset)
-                else:  # its set was never completed (the process died mid-write)
-                    self._store_session(session_id, None)
-            for set_id, toolset in sets.items():
-                if not self._sets.holders(set_id):
-                    self._drop_set(toolset)
-            for set_id in set(state.sets) - set(sets):
-                self._drop_set(ToolSet.of(set_id, ()))
+        Only tools in `query.allowed` may be returned when it is not None. Core puts the
+        tools the query names (`query.named`) first and applies `min_score` afterwards.
+        Called without a lock: a set dropped meanwhile may answer with no hits; a shared
+        store raises `StaleSet` when the session no longer holds this set or revision.
+        """
+
+    def _writing(self) -> AbstractContextManager[object]:
+        """A context around every write (default: none). An engine that batches work per
+        write (a commit, a transaction) returns it here instead of overriding the public
+        write methods."""
+        return nullcontext()
 
     # --- persistent stores -------------------------------------------------------------
 
@@ -416,6 +413,63 @@ class ToolIndexBase(ABC):
                     del _open_paths[self._claimed]
             self._claimed = None
 
+
+class ToolIndexBase(IndexChores):
+    """The base of an engine whose process holds the sessions (see the module docstring).
+
+    A subclass sets `name` and `capabilities`, may declare an `Options` model (a subclass of
+    `IndexOptions`), calls `super().__init__(**options)` and implements the engine methods.
+    A persistent one also implements `_stored_state` and `_store_session`, calls
+    `_claim_path` before opening its store and `_restore()` once it is open.
+
+    Thread-safe: changes to sessions and sets are serialised by one lock; searches take no
+    lock, and see a set whole (old or new) while it changes.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._ledger = SessionLedger()
+        self._write_lock = threading.RLock()
+
+    def held_set(self, session_id: str) -> ToolSet | None:
+        """The set the session holds now (None: nothing), as the engine indexed it."""
+        return self._ledger.session(session_id)
+
+    def sessions(self) -> list[str]:
+        """Every session that holds tools."""
+        return self._ledger.session_ids
+
+    def _held(self, session_id: str, *, fresh: bool) -> ToolSet | None:
+        return self._ledger.session(session_id)
+
+    def _write(
+        self,
+        session_id: str,
+        upserts: Sequence[ToolReference],
+        removals: Sequence[str],
+        *,
+        replace: bool,
+    ) -> None:
+        with self._write_lock, self._writing():
+            self._ledger.change(self, session_id, upserts, removals, replace=replace)
+
+    def _restore(self) -> None:
+        """Rebuild the sessions from the store (`_stored_state`); drop sets nobody holds."""
+        state = self._stored_state()
+        if state is None:
+            return
+        with self._write_lock:
+            self._ledger = SessionLedger.restore(self, state)
+
+    def _follow(self, state: StoredState) -> list[str]:
+        """Take the sessions of a store another process writes as this index's record,
+        changing nothing in the store; returns the sessions whose set `state` lacks (read
+        the store again later for them)."""
+        ledger, missing = SessionLedger.of_state(state)
+        with self._write_lock:
+            self._ledger = ledger
+        return missing
+
     # --- what a backend writes ---------------------------------------------------------
 
     @abstractmethod
@@ -441,20 +495,11 @@ class ToolIndexBase(ABC):
     def _drop_set(self, toolset: ToolSet) -> None:
         """Forget a set no session holds any more."""
 
-    @abstractmethod
-    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
-        """The best `query.limit` hits in the set, best first, and how many tools matched.
-
-        Only tools in `query.allowed` may be returned when it is not None. Core puts the
-        tools the query names (`query.named`) first and applies `min_score` afterwards.
-        Called without a lock: a set dropped meanwhile may answer with no hits.
-        """
-
     def _stored_state(self) -> StoredState | None:
         """Persistent backends: the sessions and sets in the store (None: nothing stored)."""
         return None
 
-    def _store_session(self, session_id: str, set_id: str | None) -> None:  # noqa: B027
+    def _store_session(self, session_id: str, set_id: str | None) -> None:
         """Persistent backends: record which set a session holds (None: it holds nothing).
 
         Called after the set exists and before an old set is dropped, so a crash between
@@ -462,7 +507,7 @@ class ToolIndexBase(ABC):
         """
 
 
-def _unclaim(key: str, claim: weakref.ref[ToolIndexBase]) -> None:
+def _unclaim(key: str, claim: weakref.ref[IndexChores]) -> None:
     with _open_paths_lock:
         if _open_paths.get(key) is claim:
             del _open_paths[key]

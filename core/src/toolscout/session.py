@@ -44,14 +44,18 @@ class SessionManager:
     """Applies an eviction strategy to an index, lazily, as sessions are accessed.
 
     `access(session_id)` runs the strategy and clears every session it evicts;
-    `ensure_indexed` (re)indexes a session's tools only when the set has changed since
-    it was last indexed; `evict_session` drops a session by hand (e.g. on logout).
+    `ensure_indexed` (re)indexes a session's tools only when the index does not hold that
+    set already (it asks the index, which is the one record of sessions: a set another
+    worker indexed into a shared store counts); `evict_session` drops a session by hand
+    (e.g. on logout).
     """
 
     def __init__(self, index: ToolIndex, strategy: EvictionStrategy | None = None) -> None:
         self.index = index
         self.strategy = strategy if strategy is not None else LruEvictionStrategy()
-        self._fingerprints: dict[str, str] = {}
+        # Sessions indexed through this manager (for `sessions`); which set each holds is
+        # the index's to say.
+        self._indexed: dict[str, None] = {}
         # `_lock` guards the dictionaries only; indexing and clearing hold the session's own
         # lock, so a session indexing a large catalog never stalls the other sessions.
         self._lock = threading.RLock()
@@ -68,7 +72,7 @@ class SessionManager:
         with self._session_lock(session_id):
             self.index.clear_index(session_id)
             with self._lock:
-                self._fingerprints.pop(session_id, None)
+                self._indexed.pop(session_id, None)
                 self._session_locks.pop(session_id, None)
 
     def access(self, session_id: str) -> set[str]:
@@ -82,33 +86,34 @@ class SessionManager:
     def ensure_indexed(
         self, session_id: str, tools: Sequence[ToolReference], fingerprint: str | None = None
     ) -> bool:
-        """Index `tools` as the session's whole tool set unless it is already that set.
+        """Make `tools` the session's whole tool set unless the index holds that set already.
 
         Returns True when the index was (re)built, False when the fingerprint matched.
         `fingerprint` is `tool_set_fingerprint(tools)` when the caller has it cached (the
-        advisor does, so an unchanged tool set costs a dict lookup per request).
+        advisor does, so an unchanged tool set costs one look-up in the index).
         """
         if fingerprint is None:
             fingerprint = tool_set_fingerprint(tools)
-        if self._fingerprints.get(session_id) == fingerprint:
+        if self.index.session_fingerprint(session_id) == fingerprint:
+            self._remember(session_id)
             return False
         with self._session_lock(session_id):
             # Checked again: another thread may have indexed this set while we waited.
-            if self._fingerprints.get(session_id) == fingerprint:
+            if self.index.session_fingerprint(session_id) == fingerprint:
+                self._remember(session_id)
                 return False
-            replace = getattr(self.index, "replace_tools", None)
-            if replace is not None:
-                replace(session_id, tools)  # one step: searches never see the set half-built
-            else:
-                if session_id in self._fingerprints:
-                    self.index.clear_index(session_id)
-                self.index.index_tools(session_id, tools)
-            with self._lock:
-                self._fingerprints[session_id] = fingerprint
+            # One step: searches never see the set half-built.
+            self.index.replace_tools(session_id, tools)
+            self._remember(session_id)
             return True
 
+    def _remember(self, session_id: str) -> None:
+        with self._lock:
+            self._indexed[session_id] = None
+
     def is_indexed(self, session_id: str) -> bool:
-        return session_id in self._fingerprints
+        """Whether the index holds tools for the session (whoever indexed them)."""
+        return self.index.session_fingerprint(session_id) is not None
 
     def evict_session(self, session_id: str) -> None:
         """Drop a session's index now and tell the strategy it is gone."""
@@ -118,6 +123,6 @@ class SessionManager:
 
     @property
     def sessions(self) -> list[str]:
-        """Sessions whose tools are indexed through this manager."""
+        """Sessions whose tools were indexed (or found indexed) through this manager."""
         with self._lock:
-            return list(self._fingerprints)
+            return list(self._indexed)

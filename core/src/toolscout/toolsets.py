@@ -8,9 +8,13 @@ changes its tools, it gets a set of its own (copy-on-write); a set nobody else h
 changed in place, so `index_tool` in a loop stays cheap. When the last session lets go of
 a set, the set is dropped.
 
-`ToolSets` is this bookkeeping, in memory. `ToolIndexBase` drives it and tells the backend
-what to do with its engine (create, update, drop a set); persistent backends also store
-which set each session holds, and hand it back when they reopen (`StoredState`).
+`SessionLedger` is this bookkeeping, in memory, for an index whose process holds the sessions
+(`ToolIndexBase`): it works out each change and tells the backend's engine what to do
+(create, update, drop a set); persistent backends also store which set each session holds,
+and hand it back when they reopen (`StoredState`). A store that is itself the record of
+sessions, shared by many workers, keeps this record in the store instead
+(`toolscout.shared.SharedToolIndexBase`); both compute a session's next tools with
+`merged_tools`.
 """
 
 from __future__ import annotations
@@ -21,15 +25,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
+from typing import Protocol
 
 from toolscout.analysis import fold, short_names
 from toolscout.types import ToolReference
 
 __all__ = [
+    "SessionLedger",
+    "SetEngine",
     "StoredState",
     "ToolSet",
-    "ToolSets",
     "definition_key",
+    "merged_tools",
     "new_set_id",
     "set_fingerprint",
 ]
@@ -101,6 +108,26 @@ class ToolSet:
         return found
 
 
+def merged_tools(
+    current: Mapping[str, ToolReference] | None,
+    upserts: Sequence[ToolReference],
+    removals: Sequence[str],
+    *,
+    replace: bool,
+) -> dict[str, ToolReference]:
+    """A session's tools after a change: `current` (unless `replace`) less `removals`, with
+    `upserts` added or replacing tools of the same names."""
+    tools: dict[str, ToolReference] = {}
+    if current is not None and not replace:
+        tools.update(current)
+    for name in removals:
+        tools.pop(name, None)
+    for tool in upserts:
+        tools.pop(tool.name, None)
+        tools[tool.name] = tool
+    return tools
+
+
 @dataclass(frozen=True)
 class StoredState:
     """What a persistent backend hands back when it reopens: sessions and their sets."""
@@ -111,14 +138,34 @@ class StoredState:
     """Set id → the set's tools."""
 
 
+class SetEngine(Protocol):
+    """What `SessionLedger` tells an engine to do (`ToolIndexBase` implements it)."""
+
+    def _create_set(self, toolset: ToolSet) -> None: ...
+
+    def _update_set(
+        self, old: ToolSet, new: ToolSet, changed: Sequence[ToolReference], removed: Sequence[str]
+    ) -> None: ...
+
+    def _drop_set(self, toolset: ToolSet) -> None: ...
+
+    def _store_session(self, session_id: str, set_id: str | None) -> None: ...
+
+
 @dataclass
-class ToolSets:
-    """Which set each session holds, and who holds each set (in memory, not thread-safe:
-    `ToolIndexBase` calls it under its write lock, and searches only read `session`)."""
+class SessionLedger:
+    """The record of which set each session holds, and who holds each set, in memory; it
+    works out each change and has an engine carry it out.
+
+    Not thread-safe: `ToolIndexBase` calls the changes under its write lock; searches only
+    read `session`, and see a set whole (old or new) while it changes.
+    """
 
     _sessions: dict[str, ToolSet] = field(default_factory=dict)
     _holders: dict[str, set[str]] = field(default_factory=dict)
     _by_fingerprint: dict[str, ToolSet] = field(default_factory=dict)
+
+    # --- reading ---------------------------------------------------------------------
 
     def session(self, session_id: str) -> ToolSet | None:
         return self._sessions.get(session_id)
@@ -129,7 +176,96 @@ class ToolSets:
     def holders(self, set_id: str) -> frozenset[str]:
         return frozenset(self._holders.get(set_id, ()))
 
-    def bind(self, session_id: str, toolset: ToolSet) -> ToolSet | None:
+    @property
+    def session_ids(self) -> list[str]:
+        return list(self._sessions)
+
+    def set_count(self) -> int:
+        return len(self._holders)
+
+    # --- changes, carried out by an engine -------------------------------------------
+
+    def change(
+        self,
+        engine: SetEngine,
+        session_id: str,
+        upserts: Sequence[ToolReference],
+        removals: Sequence[str],
+        *,
+        replace: bool,
+    ) -> None:
+        """Apply a session's change: share a set another session holds, change a set held
+        by this session alone in place, or have the engine index a new set."""
+        current = self._sessions.get(session_id)
+        tools = merged_tools(
+            current.tools if current is not None else None, upserts, removals, replace=replace
+        )
+        if not tools:
+            self.clear(engine, session_id)
+            return
+        wanted = ToolSet.of(new_set_id(), tools.values())
+        if current is not None and current.fingerprint == wanted.fingerprint:
+            return
+        shared = self._by_fingerprint.get(wanted.fingerprint)
+        if shared is not None:
+            # Another session holds exactly this set: point at it, index nothing.
+            engine._store_session(session_id, shared.id)
+            self._drop(engine, self._bind(session_id, shared))
+            return
+        if current is not None and self._holders.get(current.id) == {session_id}:
+            # Held by this session alone: change it in place, only what changed.
+            updated = ToolSet(current.id, wanted.tools, wanted.fingerprint)
+            changed = [tool for name, tool in tools.items() if current.tools.get(name) != tool]
+            gone = [name for name in current.tools if name not in tools]
+            engine._update_set(current, updated, changed, gone)
+            self._replace(current, updated)
+            return
+        engine._create_set(wanted)
+        engine._store_session(session_id, wanted.id)
+        self._drop(engine, self._bind(session_id, wanted))
+
+    def clear(self, engine: SetEngine, session_id: str) -> None:
+        """Forget a session; the engine drops its set if nobody else holds it."""
+        if session_id not in self._sessions:
+            return
+        engine._store_session(session_id, None)
+        self._drop(engine, self._unbind(session_id))
+
+    @classmethod
+    def of_state(cls, state: StoredState) -> tuple[SessionLedger, list[str]]:
+        """The record a store holds, changing nothing; also the sessions whose set the
+        state lacks (never completed, or dropped while the state was read)."""
+        ledger = cls()
+        sets = {set_id: ToolSet.of(set_id, tools) for set_id, tools in state.sets.items() if tools}
+        missing: list[str] = []
+        for session_id, set_id in state.sessions.items():
+            toolset = sets.get(set_id)
+            if toolset is not None:
+                ledger._bind(session_id, toolset)
+            else:
+                missing.append(session_id)
+        return ledger, missing
+
+    @classmethod
+    def restore(cls, engine: SetEngine, state: StoredState) -> SessionLedger:
+        """The record a store holds, tidied: sessions whose set was never completed (the
+        process died mid-write) are forgotten, and the engine drops sets nobody holds."""
+        ledger, missing = cls.of_state(state)
+        for session_id in missing:
+            engine._store_session(session_id, None)
+        for set_id, tools in state.sets.items():
+            if not ledger._holders.get(set_id):
+                engine._drop_set(ToolSet.of(set_id, tools))
+        return ledger
+
+    # --- bookkeeping -----------------------------------------------------------------
+
+    @staticmethod
+    def _drop(engine: SetEngine, toolset: ToolSet | None) -> None:
+        if toolset is not None:
+            engine._drop_set(toolset)
+
+    def _bind(self, session_id: str, toolset: ToolSet) -> ToolSet | None:
         """Point a session at a set; returns the set it no longer holds, if nobody does."""
         previous = self._sessions.get(session_id)
         self._sessions[session_id] = toolset
@@ -139,12 +275,12 @@ class ToolSets:
             return self._release(session_id, previous)
         return None
 
-    def unbind(self, session_id: str) -> ToolSet | None:
+    def _unbind(self, session_id: str) -> ToolSet | None:
         """Forget a session; returns its set if no other session holds it (to be dropped)."""
         previous = self._sessions.pop(session_id, None)
         return self._release(session_id, previous) if previous is not None else None
 
-    def replace(self, old: ToolSet, new: ToolSet) -> None:
+    def _replace(self, old: ToolSet, new: ToolSet) -> None:
         """Swap a set updated in place (same id, new tools) in for every holder."""
         if self._by_fingerprint.get(old.fingerprint) is old:
             del self._by_fingerprint[old.fingerprint]
@@ -162,10 +298,3 @@ class ToolSets:
         if self._by_fingerprint.get(toolset.fingerprint) is toolset:
             del self._by_fingerprint[toolset.fingerprint]
         return toolset
-
-    @property
-    def session_ids(self) -> list[str]:
-        return list(self._sessions)
-
-    def set_count(self) -> int:
-        return len(self._holders)

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from toolscout.analysis import name_candidates
 from toolscout.errors import ConfigError, ToolscoutError
+from toolscout.redaction import redact_text, url_secrets
 from toolscout.filters import matches
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
 from toolscout.toolsets import ToolSet, definition_key
@@ -301,8 +302,10 @@ class PostgresToolIndex(ToolIndexBase):
                 application_name=self.options.application_name,
             )
         except psycopg.Error as error:
+            # libpq quotes the DSN, or a piece of its password, back in its message.
+            reason = redact_text(_first_line(error), url_secrets(self.dsn))
             raise ConfigError(
-                f"backend 'postgres' could not connect to {self.where}: {_first_line(error)}; "
+                f"backend 'postgres' could not connect to {self.where}: {reason}; "
                 "check the `dsn` option (TOOLSCOUT_BACKENDS__POSTGRES__DSN): host, port, "
                 "database, user and password, and that the server is running"
             ) from None
@@ -725,6 +728,10 @@ class PostgresToolIndex(ToolIndexBase):
 
     # --- the protocol: reads ---------------------------------------------------------------
 
+    def _held(self, session_id: str, *, fresh: bool) -> ToolSet | None:
+        held = self._resolve(session_id)
+        return held.toolset if held is not None else None
+
     def tools(self, session_id: str) -> dict[str, ToolReference]:
         """The session's tools by name (a copy), as stored now."""
         held = self._resolve(check_session_id(session_id))
@@ -923,9 +930,9 @@ class PostgresToolIndex(ToolIndexBase):
     def clear_index(self, session_id: str) -> None:
         """Forget every tool of the session."""
         check_session_id(session_id)
-        self._change(session_id, (), (), replace=True)
+        self._write(session_id, (), (), replace=True)
 
-    def _change(
+    def _write(
         self,
         session_id: str,
         upserts: Sequence[ToolReference],

@@ -32,8 +32,8 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolscout.errors import ConfigError
@@ -355,25 +355,9 @@ class TantivyToolIndex(ToolIndexBase):
         # One attribute, so a search reads a searcher and what it holds together.
         self._reader: tuple[tantivy.Searcher, str | None] = (searcher, only)
 
-    def index_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
-        """Add `tools` to the session, replacing tools of the same names (one commit)."""
-        with self.batch():
-            super().index_tools(session_id, tools)
-
-    def replace_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
-        """Make `tools` the session's whole tool set (one commit)."""
-        with self.batch():
-            super().replace_tools(session_id, tools)
-
-    def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
-        """Forget the named tools of a session (one commit)."""
-        with self.batch():
-            super().remove_tools(session_id, names)
-
-    def clear_index(self, session_id: str) -> None:
-        """Forget every tool of the session (one commit)."""
-        with self.batch():
-            super().clear_index(session_id)
+    def _writing(self) -> AbstractContextManager[object]:
+        """Each write call is one commit (or part of the enclosing `batch()`)."""
+        return self.batch()
 
     @contextmanager
     def batch(self) -> Iterator[TantivyToolIndex]:
@@ -518,7 +502,7 @@ class TantivyToolIndex(ToolIndexBase):
         searcher = self._current_searcher()
         if session_id is None:
             return int(searcher.num_docs)
-        toolset = self._sets.session(check_session_id(session_id))
+        toolset = self.held_set(check_session_id(session_id))
         if toolset is None:
             return 0
         query = TantivyQuery.term_query(self._schema, "set", toolset.id)
