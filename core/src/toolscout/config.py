@@ -30,6 +30,7 @@ from pydantic_settings import (
 )
 
 from toolscout.errors import ConfigError
+from toolscout.redaction import is_secret_name, redact_value
 from toolscout.types import MAX_RESULTS_LIMIT
 
 __all__ = [
@@ -243,7 +244,7 @@ def _check_environment(environ: Mapping[str, str]) -> None:
             close = difflib.get_close_matches(ENV_PREFIX + first, allowed, n=1)
             hint = f"; did you mean {close[0]}?" if close else ""
             raise ConfigError(
-                f"unknown setting {key}={value!r} in the environment{hint} "
+                f"unknown setting {key}={_shown(key, value)!r} in the environment{hint} "
                 f"Allowed: {', '.join(allowed)} (nested keys with __)"
             )
 
@@ -259,27 +260,28 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return list(model.model_fields)
 
 
-# `tokens` (a count, as in `auto.tokens`) is not a secret; `token`, `api_token` are.
-_SECRET = re.compile(r"key|token(?!s\b)|secret|password|credential", re.IGNORECASE)
+def _shown(key: str, value: Any) -> Any:
+    """`value` as an error message may show it: a secret-named key's hidden, and no
+    password or token of a URL or `password=...` pair in it (errors end up in logs)."""
+    return _Hidden() if is_secret_name(key) else redact_value(value)
 
 
 def format_validation_error(error: ValidationError, what: str, model: type[BaseModel]) -> str:
     """One readable message per bad key: `what` names the model (e.g. 'toolscout setting').
 
-    The value of a key that looks like a secret (`api_key`, `token`, ...) is not shown:
-    error messages end up in logs.
+    The value of a key that looks like a secret (`api_key`, `token`, ...) is not shown,
+    nor a password or token inside any other value (a DSN's userinfo): error messages end
+    up in logs.
     """
     lines = []
     for item in error.errors():
         key = ".".join(str(part) for part in item["loc"]) or "(root)"
-        value: Any = item.get("input")
-        if _SECRET.search(key):
-            value = _Hidden()
+        value: Any = _shown(key, item.get("input"))
         if item["type"] == "extra_forbidden":
             allowed = _allowed_keys(model, item["loc"][:-1])
             close = difflib.get_close_matches(str(item["loc"][-1]), allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            if close and _SECRET.search(close[0]):
+            if close and is_secret_name(close[0]):
                 value = _Hidden()  # a misspelt `api_key` still holds the key
             lines.append(
                 f"unknown {what} {key!r} = {value!r}{hint}; allowed keys: {', '.join(allowed)}"
@@ -325,7 +327,7 @@ def load_settings(directory: str | Path | None = None, **overrides: Any) -> Sett
         name = ENV_PREFIX + (field.group(1).upper() if field else "...")
         value = next((v for k, v in os.environ.items() if k.upper() == name), "")
         raise ConfigError(
-            f"invalid setting {name}={value!r} in the environment: a table "
+            f"invalid setting {name}={_shown(name, value)!r} in the environment: a table "
             f'must be JSON such as {name}=\'{{"key": "value"}}\', or set its keys one by '
             f"one as {name}__KEY=value"
         ) from None
