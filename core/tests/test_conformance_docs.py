@@ -27,6 +27,10 @@ PAGE = DOCS / "writing-a-backend.md"
 
 
 def _load(name: str) -> ModuleType:
+    # On sys.path too: the shared-store cases import the example again in the processes
+    # they start.
+    if str(EXAMPLES) not in sys.path:
+        sys.path.append(str(EXAMPLES))
     spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -37,6 +41,8 @@ def _load(name: str) -> ModuleType:
 
 example_backend = _load("example_backend")
 TestMiniBM25 = _load("test_example_backend").TestMiniBM25
+shared_store = _load("shared_store")
+TestSQLiteSharedIndex = _load("test_shared_store").TestSQLiteSharedIndex
 
 
 def _titled_block(title: str) -> str:
@@ -45,7 +51,16 @@ def _titled_block(title: str) -> str:
     return match.group(1)
 
 
-@pytest.mark.parametrize("name", ["conftest.py", "example_backend.py", "test_example_backend.py"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "conftest.py",
+        "example_backend.py",
+        "test_example_backend.py",
+        "shared_store.py",
+        "test_shared_store.py",
+    ],
+)
 def test_page_shows_the_tested_file_verbatim(name: str) -> None:
     assert _titled_block(name) == (EXAMPLES / name).read_text(), (
         f"docs/writing-a-backend.md and docs/examples/{name} differ; copy the file into the page"

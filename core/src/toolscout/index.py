@@ -153,7 +153,7 @@ class Query:
     `terms` is computed on first use, so an engine that does not need it pays nothing.
     """
 
-    __slots__ = ("__dict__", "_analyzer", "allowed", "limit", "named", "text")
+    __slots__ = ("__dict__", "_analyzer", "allowed", "limit", "named", "session_id", "text")
 
     def __init__(
         self,
@@ -163,11 +163,15 @@ class Query:
         analyzer: Analyzer,
         named: Sequence[str] = (),
         allowed: frozenset[str] | None = None,
+        session_id: str = "",
     ) -> None:
         self.text = text
         self.limit = limit
         self.named = tuple(named)
         self.allowed = allowed
+        #: The session searched: a shared store checks in the same statement that it still
+        #: holds the set core resolved (an in-process engine needs only the set).
+        self.session_id = session_id
         self._analyzer = analyzer
 
     @cached_property
@@ -305,7 +309,14 @@ class IndexChores(ABC):
             named = toolset.named(name_candidates(text))
             if allowed is not None:
                 named = [name for name in named if name in allowed]
-            query = Query(text, limit, analyzer=self.analyzer, named=named, allowed=allowed)
+            query = Query(
+                text,
+                limit,
+                analyzer=self.analyzer,
+                named=named,
+                allowed=allowed,
+                session_id=request.session_id,
+            )
             try:
                 hits, total = self._search_set(toolset, query)
             except StaleSet:

@@ -72,11 +72,15 @@ class ToolSet:
     id: str
     tools: Mapping[str, ToolReference]
     fingerprint: str
+    #: How often a shared store has changed this set in place (0 in a process's own
+    #: ledger): with `id`, what a store checks to tell a set read earlier is still current.
+    revision: int = 0
 
     @classmethod
-    def of(cls, set_id: str, tools: Iterable[ToolReference]) -> ToolSet:
+    def of(cls, set_id: str, tools: Iterable[ToolReference], *, revision: int = 0) -> ToolSet:
         by_name = {tool.name: tool for tool in tools}
-        return cls(set_id, MappingProxyType(by_name), set_fingerprint(by_name.values()))
+        fingerprint = set_fingerprint(by_name.values())
+        return cls(set_id, MappingProxyType(by_name), fingerprint, revision)
 
     def __len__(self) -> int:
         return len(self.tools)

@@ -16,13 +16,20 @@ from toolscout.testing.reference import ReferenceToolIndex
 
 if TYPE_CHECKING:
     from toolscout.testing.conformance import ToolIndexConformance
+    from toolscout.testing.shared_store import SharedStoreConformance
     from toolscout.testing.stateful import ToolIndexStateMachine
 
-__all__ = ["ReferenceToolIndex", "ToolIndexConformance", "ToolIndexStateMachine"]
+__all__ = [
+    "ReferenceToolIndex",
+    "SharedStoreConformance",
+    "ToolIndexConformance",
+    "ToolIndexStateMachine",
+]
 
 # Imported on first use: they import pytest and Hypothesis (the `testing` extra).
 _LAZY = {
     "ToolIndexConformance": "toolscout.testing.conformance",
+    "SharedStoreConformance": "toolscout.testing.shared_store",
     "ToolIndexStateMachine": "toolscout.testing.stateful",
 }
 
