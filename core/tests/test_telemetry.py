@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from toolscout import telemetry
-from toolscout.advisor import Advisor, ToolRegistry
+from toolscout.advisor import Advisor, ToolRegistry, Usage
 from toolscout.advisor.scripted import ScriptedChatModel, answer, call, calls
 from toolscout.advisor.search_tool import run_search
 from toolscout.testing import ReferenceToolIndex
@@ -201,6 +201,52 @@ def test_an_advisor_run_records_its_requests(otel: Recorded) -> None:
     assert points["catalog"].count == 3 and points["catalog"].sum == 3 * catalog
 
 
+def test_an_advisor_run_records_the_cached_prompt_tokens_the_provider_reported(
+    otel: Recorded,
+) -> None:
+    model = ScriptedChatModel(
+        [
+            calls(call("tool_search", query="weather forecast"), usage=Usage(900, 5, 0, 800)),
+            calls(call("get_weather", city="Oslo"), usage=Usage(1000, 5, 768, 0)),
+            answer("sunny", usage=Usage(1100, 5, 1024, 0)),
+        ]
+    )
+    Advisor(model, registry(), ReferenceToolIndex(), auto=False).run("weather?")
+    points = {
+        p.attributes["toolscout.prompt_tokens.type"]: p
+        for p in otel.points("toolscout.request.prompt_tokens")
+    }
+    assert points["input"].count == 3 and points["input"].sum == 3000
+    assert points["cache_read"].count == 3 and points["cache_read"].sum == 1792
+    assert points["cache_write"].count == 1 and points["cache_write"].sum == 800
+    (run,) = [span for span in otel.finished() if span.name.startswith("invoke_agent")]
+    assert run.attributes["toolscout.usage.cache_read_tokens"] == 1792
+    assert run.attributes["toolscout.usage.cache_write_tokens"] == 800
+
+
+def test_usage_of_reads_every_dialects_cache_fields() -> None:
+    chat = {
+        "prompt_tokens": 50,
+        "completion_tokens": 3,
+        "prompt_tokens_details": {"cached_tokens": 32},
+    }
+    responses = {
+        "input_tokens": 50,
+        "output_tokens": 3,
+        "input_tokens_details": {"cached_tokens": 16},
+    }
+    anthropic = {
+        "input_tokens": 50,
+        "output_tokens": 3,
+        "cache_read_input_tokens": 40,
+        "cache_creation_input_tokens": 7,
+    }
+    assert Usage.of(chat) == Usage(50, 3, 32, 0)
+    assert Usage.of(responses) == Usage(50, 3, 16, 0)
+    assert Usage.of(anthropic) == Usage(50, 3, 40, 7)
+    assert Usage.of(None) is None
+
+
 def test_a_run_without_search_records_equal_counts(otel: Recorded) -> None:
     model = ScriptedChatModel([answer("ok")])
     Advisor(model, registry(), ReferenceToolIndex()).run("hi")  # auto mode: 3 tools, no search
@@ -265,7 +311,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from toolscout import telemetry
-from toolscout.advisor import Advisor, ToolRegistry
+from toolscout.advisor import Advisor, ToolRegistry, Usage
 from toolscout.advisor.scripted import ScriptedChatModel, answer, call, calls
 from toolscout.testing import ReferenceToolIndex
 
@@ -297,5 +343,6 @@ def test_the_global_providers_set_by_the_application_are_followed() -> None:
     spans, metrics = out.stdout.strip().splitlines()
     assert spans == "['execute_tool tool_search', 'invoke_agent toolscout.advisor']"
     assert metrics == (
-        "['toolscout.request.tool_tokens', 'toolscout.search.duration', 'toolscout.search.hits']"
+        "['toolscout.request.prompt_tokens', 'toolscout.request.tool_tokens', "
+        "'toolscout.search.duration', 'toolscout.search.hits']"
     )

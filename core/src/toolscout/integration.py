@@ -322,6 +322,18 @@ class Scout:
             sent, (*catalog.pinned, *catalog.searchable), catalog.tools_fingerprint or None
         )
 
+    def record_response(self, usage: Any) -> None:
+        """Record one model reply's prompt tokens as reported, cache reads and writes
+        included (telemetry; `usage` in any provider's form, see `Usage.of`)."""
+        from toolscout import telemetry
+        from toolscout.advisor.chat import Usage
+
+        if not telemetry.enabled():
+            return
+        reported = Usage.of(usage)
+        if reported is not None:
+            telemetry.record_request_usage(reported)
+
     def default_session(self, catalog: Catalog, prefix: str = "toolscout") -> str:
         """A session id shared by every run over the same searchable tools."""
         return f"{prefix}-{catalog.fingerprint[:16]}"

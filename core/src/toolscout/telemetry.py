@@ -25,7 +25,13 @@ Metrics:
 - `toolscout.request.tool_tokens` (histogram, {token}): the tool-definition tokens of each
   model request, by `toolscout.tool_tokens.type`: `sent` (what the request carried with
   toolscout) and `catalog` (every tool, what it would carry without toolscout); counted
-  offline with `toolscout.tokens` (o200k_base, OpenAI function definitions).
+  offline with `toolscout.tokens` (o200k_base, OpenAI function definitions);
+- `toolscout.request.prompt_tokens` (histogram, {token}): the prompt tokens the provider
+  reported for each model request, by `toolscout.prompt_tokens.type`: `input` (all of
+  them), `cache_read` (served from the provider's prompt cache: OpenAI `cached_tokens`,
+  Anthropic `cache_read_input_tokens`) and `cache_write` (Anthropic
+  `cache_creation_input_tokens`). Beside the tool tokens they show what discovery costs in
+  cache misses: a request whose tools array changed reads less from the cache.
 
 Query texts and tool arguments are never recorded (only their length).
 """
@@ -38,7 +44,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolscout.types import ToolReference
 
@@ -53,6 +59,7 @@ __all__ = [
     "configure",
     "enabled",
     "record_request_tools",
+    "record_request_usage",
     "run_span",
     "search_span",
 ]
@@ -71,6 +78,7 @@ OUTPUT_TOKENS = "gen_ai.usage.output_tokens"
 ERROR_TYPE = "error.type"
 BACKEND = "toolscout.backend"
 TOKENS_TYPE = "toolscout.tool_tokens.type"
+PROMPT_TYPE = "toolscout.prompt_tokens.type"
 
 AGENT = "toolscout.advisor"
 
@@ -160,6 +168,14 @@ def _instruments() -> dict[str, Any] | None:
                 description=(
                     "Tool-definition tokens of a model request: sent (with toolscout) and "
                     "catalog (every tool, without toolscout)"
+                ),
+            ),
+            "prompt_tokens": meter.create_histogram(
+                "toolscout.request.prompt_tokens",
+                unit="{token}",
+                description=(
+                    "Prompt tokens the provider reported for a model request: input, "
+                    "cache_read (from its prompt cache) and cache_write"
                 ),
             ),
         }
@@ -328,6 +344,38 @@ def record_request_tools(
     return counts
 
 
+class ReportedUsage(Protocol):
+    """What `record_request_usage` reads (`toolscout.advisor.Usage` has it)."""
+
+    @property
+    def input_tokens(self) -> int: ...
+
+    @property
+    def cache_read_tokens(self) -> int: ...
+
+    @property
+    def cache_write_tokens(self) -> int: ...
+
+
+def record_request_usage(usage: ReportedUsage) -> bool:
+    """Record one model request's prompt tokens as the provider reported them.
+
+    `input`, `cache_read` and `cache_write` (the last only when reported, i.e. Anthropic's
+    cache writes). Returns False when no meter or tracer provider listens.
+    """
+    if not enabled():
+        return False
+    instruments = _instruments()
+    if instruments is None:
+        return False
+    histogram = instruments["prompt_tokens"]
+    histogram.record(usage.input_tokens, {PROMPT_TYPE: "input"})
+    histogram.record(usage.cache_read_tokens, {PROMPT_TYPE: "cache_read"})
+    if usage.cache_write_tokens:
+        histogram.record(usage.cache_write_tokens, {PROMPT_TYPE: "cache_write"})
+    return True
+
+
 class RunTelemetry:
     """What one advisor run records: the `invoke_agent` span and per-request tokens.
 
@@ -341,6 +389,8 @@ class RunTelemetry:
         self.requests = 0
         self.sent = 0
         self.catalog = 0
+        self.cache_read = 0
+        self.cache_write = 0
 
     def request(
         self,
@@ -370,6 +420,13 @@ class RunTelemetry:
                 },
             )
 
+    def response(self, usage: ReportedUsage | None) -> None:
+        """Record one model reply's reported prompt tokens (cache reads and writes)."""
+        if not self.active or usage is None or not record_request_usage(usage):
+            return
+        self.cache_read += usage.cache_read_tokens
+        self.cache_write += usage.cache_write_tokens
+
     def finish(self, input_tokens: int, output_tokens: int) -> None:
         span = self.span
         if span is None or not span.is_recording():
@@ -377,6 +434,8 @@ class RunTelemetry:
         span.set_attribute("toolscout.requests", self.requests)
         span.set_attribute(INPUT_TOKENS, input_tokens)
         span.set_attribute(OUTPUT_TOKENS, output_tokens)
+        span.set_attribute("toolscout.usage.cache_read_tokens", self.cache_read)
+        span.set_attribute("toolscout.usage.cache_write_tokens", self.cache_write)
         if self.sent or self.catalog:
             span.set_attribute("toolscout.tool_tokens.sent", self.sent)
             span.set_attribute("toolscout.tool_tokens.catalog", self.catalog)

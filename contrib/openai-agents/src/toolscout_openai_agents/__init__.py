@@ -11,14 +11,17 @@ from toolscout.integration import (
     DEFAULT_AUTO_TOKENS,
     DEFAULT_AUTO_TOOLS,
     AutoThreshold,
+    ScoutOptions,
 )
 
-from toolscout_openai_agents.tools import ToolscoutHooks, ToolscoutTools
+from toolscout_openai_agents.tools import ToolscoutHooks, ToolscoutTools, function_tools
 
 __all__ = [
     "DEFAULT_AUTO_TOKENS",
     "DEFAULT_AUTO_TOOLS",
     "AutoThreshold",
+    "ScoutOptions",
     "ToolscoutHooks",
     "ToolscoutTools",
+    "function_tools",
 ]

@@ -14,7 +14,14 @@ Completions alike).
 
 A run is recognised by its `RunContextWrapper.usage` object, which the SDK shares between
 the run and the tool contexts of its calls; runs of agents used as tools share their
-parent's usage, and so its found tools.
+parent's usage, and so its found tools. With a `session_id` (a string, or a function of the
+run context naming the conversation), found tools are also remembered per session: they
+stay enabled in the session's later runs, whatever its SDK `Session` trims from the
+history. A call to a tool that is not enabled (any more) is answered "search first" by
+`format_tool_error`, never an unknown-tool error that ends the run.
+
+Every tool goes to the model under a name the model APIs accept (`toolscout.wire_names`):
+`math.gcd` is sent as `math_gcd`, or with a hash suffix when `math_gcd` exists too.
 """
 
 from __future__ import annotations
@@ -25,25 +32,25 @@ import inspect
 import json
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from agents import FunctionTool, RunContextWrapper, RunHooks, ToolErrorFormatterArgs
 from agents.tool_context import ToolContext
-from toolscout.advisor.search_tool import SEARCH_TOOL_NAME
+from toolscout.advisor.tools import Tool, ToolArgumentsError, ToolRegistry
 from toolscout.index import ToolIndex
 from toolscout.integration import (
-    AutoThreshold,
     Catalog,
     MetadataSource,
     Scout,
+    ScoutOptions,
     filter_metadata,
     merge_loaded,
 )
-from toolscout.session import SessionManager
 from toolscout.types import ToolReference, thaw
 
-__all__ = ["ToolscoutHooks", "ToolscoutTools"]
+__all__ = ["ToolscoutHooks", "ToolscoutTools", "function_tools"]
 
 SessionId = str | Callable[[RunContextWrapper[Any]], str]
 
@@ -58,66 +65,54 @@ class ToolscoutTools:
     tool_error_formatter=scout.format_tool_error)` so that a call to a tool no search has
     loaded yet is answered with "search first" instead of ending the run.
 
-    `auto` (default `True`): search turns on only when the searchable tools exceed the
-    threshold (`AutoThreshold()`: more than 30 tools or more than 10,000 tokens of
-    definitions); below it every tool is enabled as usual and the search tool is disabled.
-    `auto=False` always searches; pass an `AutoThreshold(tools=..., tokens=...)` to tune it.
+    `tools` may also be a `toolscout.ToolRegistry` (a catalog file plus handlers, or an MCP
+    hub's `tool_registry()`), made into `FunctionTool`s by `function_tools`.
 
     `session_id` is the toolscout session the tools are indexed and searched in: a string,
     or a function of the run context; by default one session for the tool set, shared by
-    every run.
+    every run. Given one, found tools are remembered per session across runs (see the
+    module docstring).
 
-    Filters: a tool's `namespace` comes from the SDK's `tool_namespace(...)` and its
-    `server` from an MCP tool's origin, or from `metadata` here (tool name -> metadata with
-    `server` / `namespace` / `tags`, or a function of the `FunctionTool`); the search tool
-    then takes those filters and its description lists the values.
+    The other options are `toolscout.integration.ScoutOptions`, as `options=` or as
+    keyword arguments: `pinned` (tool names sent on every model call), `auto` (default
+    `True`: search only above 30 tools or 10,000 tokens of definitions; `False` always
+    searches), `sessions`, `settings`, `max_results`, `max_results_limit`,
+    `max_loaded_tools`, `result_summaries`, `search_tool_name`, and `metadata` (a tool's
+    `server` / `namespace` / `tags`, by tool name or a function of the `FunctionTool`; the
+    SDK's `tool_namespace(...)` and an MCP tool's server count too).
 
     Telemetry: `Runner.run(..., hooks=scout.hooks)` records each model call's tool tokens
-    (`toolscout.telemetry`); searches are traced without it.
+    and the cached prompt tokens the provider reports (`toolscout.telemetry`); searches
+    are traced without it.
     """
 
     def __init__(
         self,
-        tools: Sequence[FunctionTool],
+        tools: Sequence[FunctionTool] | ToolRegistry,
         index: ToolIndex | None = None,
         *,
-        pinned: Iterable[str] = (),
-        auto: AutoThreshold | bool = True,
+        options: ScoutOptions | None = None,
         session_id: SessionId | None = None,
-        sessions: SessionManager | None = None,
-        settings: Any = None,
-        max_results: int | None = None,
-        max_results_limit: int | None = None,
-        max_loaded_tools: int | None = None,
-        result_summaries: bool | None = None,
-        search_tool_name: str = SEARCH_TOOL_NAME,
-        metadata: MetadataSource | None = None,
+        **keywords: Any,
     ) -> None:
+        if isinstance(tools, ToolRegistry):
+            tools = function_tools(tools)
         for tool in tools:
             if not isinstance(tool, FunctionTool):
                 raise TypeError(
                     f"ToolscoutTools takes FunctionTools (e.g. from @function_tool), got "
                     f"{type(tool).__name__}; pass hosted tools to the Agent beside scout.tools"
                 )
-        self.scout = Scout(
-            index,
-            settings=settings,
-            sessions=sessions,
-            pinned=pinned,
-            auto=auto,
-            max_results=max_results,
-            max_results_limit=max_results_limit,
-            max_loaded_tools=max_loaded_tools,
-            result_summaries=result_summaries,
-            search_tool_name=search_tool_name,
-        )
+        options = ScoutOptions.of(options, keywords, "ToolscoutTools")
+        self.options = options
+        self.scout = Scout.from_options(index, options)
         missing = sorted(self.scout.pinned - {tool.name for tool in tools})
         if missing:
             raise ValueError(
                 f"pinned tool(s) {', '.join(map(repr, missing))} are not among the tools"
             )
         self.session_id = session_id
-        self._references = {tool.name: _reference(tool, metadata) for tool in tools}
+        self._references = {tool.name: _reference(tool, options.metadata) for tool in tools}
         self.catalog: Catalog = self.scout.catalog(list(self._references.values()))
         # With filters, the search tool's description lists their values.
         reference = self.scout.search_tool(self.catalog)
@@ -131,6 +126,7 @@ class ToolscoutTools:
         )
         self.wrapped = [self._wrap(tool) for tool in tools]
         self._runs: dict[int, tuple[weakref.ref[Any], list[str]]] = {}
+        self._sessions: OrderedDict[str, list[str]] = OrderedDict()
         self._lock = threading.Lock()
         self.hooks = ToolscoutHooks(self)
 
@@ -150,26 +146,36 @@ class ToolscoutTools:
         return self.scout.suffix if self.search_on else ""
 
     def loaded(self, context: RunContextWrapper[Any]) -> list[str]:
-        """The tools the run's searches found (the most recent `max_loaded_tools`)."""
+        """The tools the run's searches (and its session's) found, own names, the most
+        recent `max_loaded_tools`."""
+        session = self._remembered_session(context)
         with self._lock:
             entry = self._runs.get(id(context.usage))
-            if entry is None or entry[0]() is not context.usage:
-                return []
-            return entry[1][-self.scout.max_loaded_tools :]
+            names = [] if entry is None or entry[0]() is not context.usage else entry[1]
+            if session is not None:
+                names = merge_loaded(self._sessions.get(session, ()), names, 0)
+            return names[-self.scout.max_loaded_tools :]
 
     def record_request(self, context: RunContextWrapper[Any]) -> None:
         """Telemetry: a model call's tool tokens (search, pinned and loaded tools) against
         every tool's; `hooks` calls it before each model call."""
+        catalog = self.catalog
         if not self.search_on:
-            sent = list(self._references.values())
+            sent = [*catalog.pinned, *catalog.searchable]
         else:
-            names = [*sorted(self.scout.pinned), *self.loaded(context)]
-            sent = [self.scout.search_tool(self.catalog)]
-            sent.extend(self._references[n] for n in dict.fromkeys(names) if n in self._references)
-        self.scout.record_request(self.catalog, sent)
+            renamed = catalog.renamed
+            pinned = [t for t in catalog.pinned]
+            loaded = [catalog.known(renamed.get(n, n)) for n in self.loaded(context)]
+            sent = [*pinned, self.scout.search_tool(catalog), *(t for t in loaded if t)]
+        self.scout.record_request(catalog, sent)
+
+    def record_response(self, usage: Any) -> None:
+        """Telemetry: the prompt tokens a model call read from (and wrote to) the provider's
+        cache; `hooks` calls it after each model call."""
+        self.scout.record_response(usage)
 
     def format_tool_error(self, args: ToolErrorFormatterArgs[Any]) -> str | None:
-        """`RunConfig.tool_error_formatter`: a call to a tool not loaded yet → search first."""
+        """`RunConfig.tool_error_formatter`: a call to a tool not loaded → search first."""
         if args.kind == "tool_not_found" and self.catalog.known(args.tool_name) is not None:
             return self.scout.not_loaded(args.tool_name)
         return None
@@ -177,8 +183,13 @@ class ToolscoutTools:
     # --- internals -----------------------------------------------------------------------
 
     def _wrap(self, tool: FunctionTool) -> FunctionTool:
+        wire = self.catalog.renamed.get(tool.name)
         if tool.name in self.scout.pinned or not self.search_on:
-            return tool
+            if wire is None:
+                return tool
+            renamed = copy.copy(tool)
+            renamed.name = wire
+            return renamed
         own = tool.is_enabled
         name = tool.name
 
@@ -192,6 +203,8 @@ class ToolscoutTools:
 
         wrapped = copy.copy(tool)
         wrapped.is_enabled = is_enabled
+        if wire is not None:
+            wrapped.name = wire
         return wrapped
 
     async def _invoke_search(self, context: ToolContext[Any], arguments: str) -> str:
@@ -202,17 +215,27 @@ class ToolscoutTools:
         session = self._session(context)
         outcome = await asyncio.to_thread(self.scout.search, session, self.catalog, parsed)
         if outcome.names:
-            self._remember(context, outcome.names)
+            self._remember(context, [self.catalog.tool_name(n) for n in outcome.names])
         return outcome.text
 
     def _remember(self, context: RunContextWrapper[Any], names: Sequence[str]) -> None:
         usage = context.usage
         key = id(usage)
+        session = self._remembered_session(context)
         with self._lock:
             entry = self._runs.get(key)
             if entry is None or entry[0]() is not usage:
                 entry = (weakref.ref(usage, lambda _: self._forget(key)), [])
             self._runs[key] = (entry[0], merge_loaded(entry[1], names, 0))
+            if session is not None:
+                self._sessions[session] = merge_loaded(self._sessions.get(session, ()), names, 0)
+                self._sessions.move_to_end(session)
+                while len(self._sessions) > _REMEMBERED:
+                    self._sessions.popitem(last=False)
+
+    def _remembered_session(self, context: RunContextWrapper[Any]) -> str | None:
+        """The session whose found tools outlive a run (None: the default, shared one)."""
+        return None if self.session_id is None else self._session(context)
 
     def _forget(self, key: int) -> None:
         with self._lock:
@@ -245,6 +268,43 @@ class ToolscoutHooks(RunHooks[Any]):
         input_items: list[Any],
     ) -> None:
         self.tools.record_request(context)
+
+    async def on_llm_end(self, context: RunContextWrapper[Any], agent: Any, response: Any) -> None:
+        self.tools.record_response(getattr(response, "usage", None))
+
+
+_REMEMBERED = 4096
+"""Sessions whose found tools are remembered (least recently used go first)."""
+
+
+def function_tools(registry: ToolRegistry) -> list[FunctionTool]:
+    """A `toolscout.ToolRegistry`'s tools as `FunctionTool`s, each running its handler.
+
+    The registry comes from a catalog file (`ToolRegistry().add_catalog("tools.jsonl",
+    handler)`) or from MCP servers (`toolscout_mcp.McpToolHub(...).tool_registry()`).
+    Arguments are checked against each tool's schema; a bad call is answered with the
+    error.
+    """
+    return [_from_registry(tool) for tool in registry]
+
+
+def _from_registry(tool: Tool) -> FunctionTool:
+    async def invoke(context: ToolContext[Any], arguments: str) -> str:
+        try:
+            parsed = json.loads(arguments) if arguments else {}
+            result = await tool.ainvoke(tool.validate(parsed))
+        except (json.JSONDecodeError, ToolArgumentsError) as error:
+            return f"Error: {error}"
+        return result if isinstance(result, str) else json.dumps(result, default=str)
+
+    reference = tool.reference
+    return FunctionTool(
+        name=reference.name,
+        description=reference.description,
+        params_json_schema=thaw(reference.input_schema) or {"type": "object", "properties": {}},
+        on_invoke_tool=invoke,
+        strict_json_schema=False,
+    )
 
 
 def _reference(tool: FunctionTool, metadata: MetadataSource | None) -> ToolReference:

@@ -496,6 +496,7 @@ class _Run:
 
     def accept(self, response: ChatResponse) -> tuple[ToolCall, ...]:
         self._usage = response.usage
+        self.telemetry.response(response.usage)
         self.messages.append(response.assistant_message)
         return response.tool_calls
 
