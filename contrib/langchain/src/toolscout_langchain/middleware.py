@@ -33,7 +33,7 @@ from langchain.agents.middleware import (
     ModelResponse,
 )
 from langchain.agents.middleware.types import ModelCallResult, OmitFromInput
-from langchain_core.messages import SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.prebuilt.tool_node import ToolCallRequest
@@ -140,14 +140,34 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         request: ModelRequest[Any],
         handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
     ) -> ModelCallResult[Any]:
-        return handler(self._prepare(request))
+        response = handler(self._prepare(request))
+        self._record_response(response)
+        return response
 
     async def awrap_model_call(
         self,
         request: ModelRequest[Any],
         handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
     ) -> ModelCallResult[Any]:
-        return await handler(self._prepare(request))
+        response = await handler(self._prepare(request))
+        self._record_response(response)
+        return response
+
+    def _record_response(self, response: Any) -> None:
+        """Telemetry: the prompt tokens the reply reports, cache reads and writes included."""
+        messages = getattr(response, "result", None) or ()
+        usage = next((m.usage_metadata for m in messages if isinstance(m, AIMessage)), None)
+        if not usage:
+            return
+        details = usage.get("input_token_details") or {}
+        self.scout.record_response(
+            {
+                "input_tokens": usage.get("input_tokens", 0),
+                "output_tokens": usage.get("output_tokens", 0),
+                "cache_read_input_tokens": details.get("cache_read", 0),
+                "cache_creation_input_tokens": details.get("cache_creation", 0),
+            }
+        )
 
     def _prepare(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
         """The request with only the pinned, search and loaded tools (when search is on)."""
