@@ -529,7 +529,7 @@ def test_a_broken_default_cache_file_leaves_vectors_in_memory(
     (cache_env / "vectors" / "vectors.sqlite3").write_bytes(b"not a database" * 100)
     cache = shared_cache()
     assert cache.disk is None
-    assert "vector cache" in caplog.text and CACHE_DIR_ENV in caplog.text
+    assert "vector cache" in caplog.text and "toolscout cache clear vectors" in caplog.text
     assert cache.embed_documents(embedder, CATALOG).shape == (4, 64)
 
 

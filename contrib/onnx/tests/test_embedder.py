@@ -350,6 +350,24 @@ def test_an_unwritable_cache_directory_is_a_config_error_naming_the_fix(
         OnnxEmbedder(model=str(copy)).embed(["x"])
 
 
+@pytest.mark.parametrize("quantize", [False, True])
+def test_a_damaged_built_model_is_built_again(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    quantize: bool,
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    expected = OnnxEmbedder(quantize=quantize).embed(TEXTS)
+    path, _ = built_model(OnnxEmbedder(quantize=quantize).files, quantize=quantize)
+    assert path.is_relative_to(tmp_path)
+    path.write_bytes(os.urandom(4096))  # a damaged file: ONNX Runtime cannot parse it
+    vectors = OnnxEmbedder(quantize=quantize).embed(TEXTS)
+    np.testing.assert_allclose(vectors, expected, atol=1e-6)
+    assert "does not load" in caplog.text and "building it again" in caplog.text
+    assert onnx.load(str(path)).graph.node, "the file was built again"
+
+
 # --- no torch ------------------------------------------------------------------------------
 
 

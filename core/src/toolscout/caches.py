@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -62,6 +63,15 @@ def _folder_report(folder: Path, description: str) -> dict[str, Any]:
     }
 
 
+def _source() -> str:
+    """Where the cache directory comes from: environment, settings or default."""
+    from toolscout.embedders import CACHE_DIR_ENV, _setting
+
+    if CACHE_DIR_ENV in os.environ:
+        return "environment"
+    return "settings" if _setting("cache_dir") is not None else "default"
+
+
 def cache_report() -> dict[str, Any]:
     """Where the cache is and what it holds, as `toolscout cache show --json` prints it."""
     from toolscout.embedders import (
@@ -79,6 +89,7 @@ def cache_report() -> dict[str, Any]:
     return {
         "directory": str(root),
         "set_by": CACHE_DIR_ENV,
+        "source": _source(),
         "vectors": {
             "enabled": vectors_dir is not None,
             "path": None if vectors_dir is None else str(vectors_dir / "vectors.sqlite3"),
@@ -86,6 +97,7 @@ def cache_report() -> dict[str, Any]:
             "file_bytes": 0 if stats is None else stats["file_bytes"],
             "max_bytes": cache_max_bytes(),
             "models": [] if stats is None else stats["models"],
+            "damaged": None if stats is None else stats["damaged"],
         },
         "tokens": token_cache_stats(),
         "folders": [
@@ -101,7 +113,7 @@ def clear_cache(parts: list[str] | None = None, *, model: str | None = None) -> 
     plugin folder's entries."""
     import shutil
 
-    from toolscout.embedders import cache_root, clear_disk_cache, shared_cache
+    from toolscout.embedders import cache_root, clear_disk_cache, forget_shared_vectors
     from toolscout.tokens import clear_token_cache
 
     folders = _plugin_folders()
@@ -117,12 +129,14 @@ def clear_cache(parts: list[str] | None = None, *, model: str | None = None) -> 
             f"no cache part {', '.join(map(repr, unknown))}; the parts are "
             f"{', '.join(known)} (see `toolscout cache show`)"
         )
+    if model is not None:
+        _check_model(model)
     root = cache_root()
     removed: dict[str, int] = {}
     for part in wanted:
         if part == "vectors":
             removed[part] = clear_disk_cache(model=model)
-            shared_cache().clear()
+            forget_shared_vectors()
         elif part == "tokens":
             removed[part] = clear_token_cache()
         else:
@@ -137,6 +151,25 @@ def clear_cache(parts: list[str] | None = None, *, model: str | None = None) -> 
                     if not entry.name.startswith("."):
                         removed[part] += 1
     return removed
+
+
+def _check_model(model: str) -> None:
+    """Refuse a model id the vector cache holds no vectors of, naming those it holds."""
+    from toolscout.embedders import disk_cache_stats
+
+    stats = disk_cache_stats()
+    if stats is not None and stats["damaged"] is not None:
+        raise OSError(
+            f"the vector cache {stats['path']} is damaged ({stats['damaged']}); "
+            "`toolscout cache clear vectors` removes it"
+        )
+    models = [entry["model"] for entry in stats["models"]] if stats is not None else []
+    if model not in models:
+        held = f"it holds vectors of {', '.join(models)}" if models else "it holds no vectors"
+        raise ValueError(
+            f"no vectors of model {model!r} in the vector cache; {held} "
+            "(see `toolscout cache show`)"
+        )
 
 
 # --- the command ------------------------------------------------------------------------
@@ -172,9 +205,19 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(report, indent=2) + "\n")
         return 0
     vectors = report["vectors"]
-    out.write(f"cache directory: {report['directory']} (set {report['set_by']} to move it)\n")
+    where = {
+        "environment": f"from {report['set_by']}",
+        "settings": "from the cache_dir setting",
+        "default": f"set {report['set_by']} to move it",
+    }[report["source"]]
+    out.write(f"cache directory: {report['directory']} ({where})\n")
     if not vectors["enabled"]:
         out.write(f"vectors: off ({report['set_by']}=off)\n")
+    elif vectors["damaged"] is not None:
+        out.write(
+            f"vectors: {vectors['path']}\n  damaged ({vectors['damaged']}; file "
+            f"{_mb(vectors['file_bytes'])}): `toolscout cache clear vectors` removes it\n"
+        )
     else:
         out.write(
             f"vectors: {vectors['path']}\n"
@@ -188,6 +231,11 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     tokens = report["tokens"]
     if tokens["path"] is None:
         out.write(f"tokens: off ({report['set_by']}=off)\n")
+    elif tokens["damaged"] is not None:
+        out.write(
+            f"tokens: {tokens['path']}\n  damaged ({tokens['damaged']}; file "
+            f"{_mb(tokens['file_bytes'])}): `toolscout cache clear tokens` removes it\n"
+        )
     else:
         out.write(
             f"tokens: {tokens['path']}\n  {tokens['counts']:,} token counts "

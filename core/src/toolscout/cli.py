@@ -19,10 +19,13 @@ one line on stderr; `main(argv)` returns the exit status, so the CLI is testable
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import logging
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from importlib import resources
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TextIO, get_args, get_origin
@@ -38,7 +41,9 @@ __all__ = [
     "DEMO_QUERIES",
     "UsageError",
     "build_parser",
+    "catalog_session",
     "coerce_options",
+    "index_catalog",
     "main",
     "options_for",
     "parse_options",
@@ -48,7 +53,9 @@ __all__ = [
 #: Exit status for bad input or usage (the argparse convention).
 EXIT_USAGE = 2
 
-#: The session the CLI indexes a catalog into.
+#: The CLI indexes a catalog into the session `toolscout-cli-<digest of its definitions>`
+#: (`catalog_session`): on a persistent store each catalog keeps its own session, so a
+#: search never answers from another catalog, and the same catalog is not indexed again.
 CLI_SESSION = "toolscout-cli"
 
 #: What `toolscout demo` asks: the short capability descriptions a model passes to
@@ -189,6 +196,29 @@ def _open_index(backend: str, options: Mapping[str, str], settings: Any) -> Any:
     return load_index(backend, settings=settings, **values)
 
 
+def catalog_session(tools: Sequence[ToolReference]) -> str:
+    """The session the CLI searches `tools` in: named after a digest of their definitions,
+    so two catalogs (two users of one shared store) never share a session."""
+    from toolscout.toolsets import set_fingerprint
+
+    return f"{CLI_SESSION}-{set_fingerprint(tools)[:24]}"
+
+
+def index_catalog(index: Any, tools: Sequence[ToolReference]) -> str:
+    """Make `tools` the whole tool set of the catalog's session, and return the session.
+
+    A store that persists keeps the session from an earlier run; replacing its set makes
+    it exactly this catalog even so (an unchanged set is not indexed again)."""
+    session = catalog_session(tools)
+    replace = getattr(index, "replace_tools", None)
+    if callable(replace):
+        replace(session, tools)
+    else:  # a backend with the protocol's methods only
+        index.clear_index(session)
+        index.index_tools(session, tools)
+    return session
+
+
 def _search_tool(settings: Any) -> ToolReference:
     from toolscout.savings import search_tool
 
@@ -280,8 +310,8 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     tools = _load_tools(args.catalog)
     index = _open_index(backend, options, settings)
     try:
-        index.index_tools(CLI_SESSION, tools)
-        response = index.search(ToolSearchRequest(CLI_SESSION, args.query, max_results))
+        session = index_catalog(index, tools)
+        response = index.search(ToolSearchRequest(session, args.query, max_results))
     finally:
         _close(index)
     savings = token_savings(tools, _by_name(tools, response.names), search=_search_tool(settings))
@@ -300,7 +330,7 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
         f"{_shown(args.query)}: {len(response)} of {len(tools):,} tools in {source} ({backend})\n"
     )
     _write_hits(response, out)
-    out.write(savings.describe() + "\n")
+    out.write(_describe(response, savings) + "\n")
     return 0
 
 
@@ -325,6 +355,16 @@ def _write_hits(response: Any, out: TextIO) -> None:
             out.write(f"     {hit.summary}\n")
 
 
+def _describe(response: Any, savings: Any) -> str:
+    """What the search saved, as one line; a search that found nothing saved nothing."""
+    if not len(response):
+        return (
+            f"tokens ({savings.encoding}): no tool found, so no tool definitions sent; "
+            "nothing saved"
+        )
+    return str(savings.describe())
+
+
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     """Run everyday searches on the demo catalog and show the tokens each one saved."""
     from toolscout.config import load_settings
@@ -340,9 +380,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     index = _open_index(backend, options, settings)
     searches = []
     try:
-        index.index_tools(CLI_SESSION, tools)
+        session = index_catalog(index, tools)
         for query in DEMO_QUERIES:
-            response = index.search(ToolSearchRequest(CLI_SESSION, query, args.max_results))
+            response = index.search(ToolSearchRequest(session, query, args.max_results))
             savings = token_savings(
                 tools,
                 _by_name(tools, response.names),
@@ -379,7 +419,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     for query, response, savings in searches:
         out.write(f"\n> {query}\n")
         _write_hits(response, out)
-        out.write(f"  {savings.describe()}\n")
+        out.write(f"  {_describe(response, savings)}\n")
     sent = sum(s.sent_tokens for _q, _r, s in searches) / len(searches)
     out.write(
         f"\nOn average a request sent {sent:,.0f} tokens of tool definitions instead of "
@@ -553,13 +593,108 @@ def _one_line(error: BaseException) -> str:
     return " ".join(text.split())
 
 
+class _Warnings(logging.Handler):
+    """toolscout's warnings (core's loggers and plugins', `toolscout_*`) for the CLI user:
+    one line each, each distinct message once per run (a cache that fails on every batch
+    warns once).
+
+    While `held`, lines wait: a command that succeeds shows them after its output, a
+    command that fails shows its one-line error alone (a plugin that failed to load is
+    both a warning and the error of the command that asked for it)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.held = True
+        self._lines: list[str] = []
+        self._seen: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.name.partition(".")[0].startswith("toolscout") and super().filter(record)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = " ".join(record.getMessage().split())
+        if text in self._seen:
+            return
+        self._seen.add(text)
+        line = f"toolscout: {record.levelname.lower()}: {text}\n"
+        if self.held:
+            self._lines.append(line)
+        else:
+            self._write(line)
+
+    def show(self) -> None:
+        """Write the held lines; later ones go out at once."""
+        lines, self._lines, self.held = self._lines, [], False
+        for line in lines:
+            self._write(line)
+
+    def drop(self) -> None:
+        """Forget the held lines (the command failed: its error is the one line)."""
+        self._lines = []
+
+    def _write(self, line: str) -> None:
+        with suppress(OSError, ValueError):  # stderr closed: nobody to tell
+            sys.stderr.write(line)
+
+
+@contextmanager
+def _warnings_to_stderr() -> Iterator[_Warnings]:
+    """Show toolscout's warnings on stderr while the CLI runs: the CLI is an
+    application, and a library logs to nobody."""
+    handler = _Warnings()
+    redaction = _redaction_filter()
+    if redaction is not None:
+        handler.addFilter(redaction)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+        handler.show()
+
+
+def _redaction_filter() -> logging.Filter | None:
+    """toolscout's filter that blanks secrets out of log records, where this core has one."""
+    try:
+        module = importlib.import_module("toolscout.redaction")
+    except ImportError:
+        return None
+    factory = getattr(module, "RedactingFilter", None)
+    return factory() if callable(factory) else None
+
+
+def _quiet_stdout() -> None:
+    """The reader of stdout left (`toolscout ... | head`): send what is still buffered
+    nowhere, so the interpreter's final flush does not fail too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (captured in tests)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with `argv` (default: `sys.argv[1:]`) and return the exit status."""
+    with _warnings_to_stderr() as warnings:
+        return _main(argv, warnings)
+
+
+def _fail(command: str, message: str, warnings: _Warnings) -> int:
+    """Report a failed command in one line."""
+    warnings.drop()
+    sys.stderr.write(f"toolscout {command}: error: {message}\n")
+    return EXIT_USAGE
+
+
+def _main(argv: Sequence[str] | None, warnings: _Warnings) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(plugin_commands=_wants_plugin_commands(argv))
     try:
         args = parser.parse_args(argv)
     except UsageError as error:
+        warnings.drop()
         sys.stderr.write(f"{_one_line(error)}\n")
         return EXIT_USAGE
     except SystemExit as stop:  # --help and --version
@@ -568,31 +703,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stdout)
         return EXIT_USAGE
+    if args.command not in BUILTIN_COMMANDS:
+        warnings.show()  # a plugin's command may serve for hours: say things as they come
+    command = args.command
     try:
-        return handler(args, sys.stdout)
+        status = handler(args, sys.stdout)
+        sys.stdout.flush()  # a reader that left shows here, not at exit
+        return status
     except BrokenPipeError:
-        # `toolscout ... | head`: the reader left; nothing more to say.
-        return 1
+        # `toolscout ... | head`: the reader took what it wanted; not a failure.
+        _quiet_stdout()
+        return 0
     except (ToolscoutError, OSError, ValueError, UsageError) as error:
-        sys.stderr.write(f"toolscout {args.command}: error: {_one_line(error)}\n")
-        return EXIT_USAGE
+        return _fail(command, _one_line(error), warnings)
     except RecursionError:
         # Input nested deeper than Python recurses (JSON, schemas); the readers name the
         # file where they can, and this keeps the rest to one line too.
-        sys.stderr.write(
-            f"toolscout {args.command}: error: the input is nested too deeply to read; "
-            f"flatten it (tool schemas may nest at most {MAX_SCHEMA_DEPTH} levels)\n"
+        return _fail(
+            command,
+            "the input is nested too deeply to read; flatten it (tool schemas may nest at "
+            f"most {MAX_SCHEMA_DEPTH} levels)",
+            warnings,
         )
-        return EXIT_USAGE
     except ImportError as error:
         # A backend whose own dependency is missing: say which, and how to repair it.
-        sys.stderr.write(
-            f"toolscout {args.command}: error: a plugin failed to import: "
-            f"{type(error).__name__}: {_one_line(error)}; reinstall the backend's distribution "
-            "so its dependencies are installed\n"
+        return _fail(
+            command,
+            f"a plugin failed to import: {type(error).__name__}: {_one_line(error)}; "
+            "reinstall the backend's distribution so its dependencies are installed",
+            warnings,
         )
-        return EXIT_USAGE
     except KeyboardInterrupt:
+        warnings.show()
         sys.stderr.write("toolscout: interrupted\n")
         return 130
 

@@ -10,6 +10,7 @@ and what is allowed.
 from __future__ import annotations
 
 import difflib
+import importlib
 import math
 import os
 import re
@@ -22,11 +23,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
+    InitSettingsSource,
     PydanticBaseSettingsSource,
-    PyprojectTomlConfigSettingsSource,
     SettingsConfigDict,
     SettingsError,
-    TomlConfigSettingsSource,
 )
 
 from toolscout.errors import ConfigError
@@ -144,8 +144,6 @@ class Settings(BaseSettings):
         env_nested_delimiter="__",
         case_sensitive=False,
         extra="forbid",
-        toml_file="toolscout.toml",
-        pyproject_toml_table_header=("tool", "toolscout"),
         validate_default=True,
     )
 
@@ -212,8 +210,8 @@ class Settings(BaseSettings):
         return (
             init_settings,
             env_settings,
-            TomlConfigSettingsSource(settings_cls, toml_file=directory / "toolscout.toml"),
-            PyprojectTomlConfigSettingsSource(settings_cls, toml_file=directory / "pyproject.toml"),
+            InitSettingsSource(settings_cls, read_config_file(directory / "toolscout.toml")),
+            InitSettingsSource(settings_cls, read_config_file(directory / "pyproject.toml")),
         )
 
     def backend_options(self, name: str) -> dict[str, Any]:
@@ -331,26 +329,59 @@ def load_settings(directory: str | Path | None = None, **overrides: Any) -> Sett
             f'must be JSON such as {name}=\'{{"key": "value"}}\', or set its keys one by '
             f"one as {name}__KEY=value"
         ) from None
-    except ValueError as error:  # malformed TOML
-        where = _malformed_toml(Path(directory) if directory is not None else Path.cwd())
-        raise ConfigError(
-            f"could not read the toolscout configuration{where}: {error}; fix the TOML syntax"
-        ) from None
     finally:
         _config_dir.reset(token)
 
 
-def _malformed_toml(directory: Path) -> str:
-    """` in PATH` for the first config file that does not parse (the error omits the file)."""
-    import importlib
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The settings table of a configuration file: all of `toolscout.toml`, or
+    `[tool.toolscout]` of `pyproject.toml`; {} when the file does not exist.
 
+    A file that cannot be read (a directory, not UTF-8, bad TOML, a number too long, a
+    `tool` or `tool.toolscout` that is not a table) is a `ConfigError` naming the file,
+    the key where there is one, and the fix. A UTF-8 byte-order mark is accepted.
+    """
+    if not path.exists():
+        return {}
+    if path.is_dir():
+        raise ConfigError(
+            f"{path} is a directory; the toolscout configuration must be a TOML file: "
+            "rename or remove the directory"
+        )
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as error:
+        raise ConfigError(f"cannot read the toolscout configuration {path}: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path} is not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset "
+            f"{error.start}); save it as UTF-8"
+        ) from None
     toml = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
-    for name in ("toolscout.toml", "pyproject.toml"):
-        path = directory / name
-        try:
-            toml.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError):
-            continue
-        except ValueError:  # TOMLDecodeError
-            return f" in {path}"
-    return ""
+    try:
+        document: dict[str, Any] = toml.loads(text)
+    except ValueError as error:  # TOMLDecodeError, or an integer too long to convert
+        message = " ".join(str(error).split())
+        raise ConfigError(
+            f"could not read the toolscout configuration in {path}: {message}; fix the TOML"
+        ) from None
+    if path.name != "pyproject.toml":
+        return document
+    table: object = document
+    for depth, key in enumerate(("tool", "toolscout")):
+        if not isinstance(table, dict):
+            break
+        table = table.get(key, {})
+        if not isinstance(table, dict):
+            name = ".".join(("tool", "toolscout")[: depth + 1])
+            raise ConfigError(
+                f"{path}: `{name}` must be a table (a [{name}] section), got "
+                f"{type(table).__name__} {_clip(table)}; toolscout's settings go under "
+                "[tool.toolscout]"
+            )
+    return table if isinstance(table, dict) else {}
+
+
+def _clip(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -383,7 +383,8 @@ class _DiskStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("PRAGMA incremental_vacuum")
+            # Give the space back: the file shrinks to what is left.
+            self._db.execute("VACUUM")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             return int(cursor.rowcount)
 
@@ -392,30 +393,104 @@ class _DiskStore:
             self._db.close()
 
 
+def _repair(error: BaseException) -> str:
+    """What to do about a vector cache that failed with `error`."""
+    if type(error) is sqlite3.DatabaseError:  # not a database, malformed: not locked or full
+        return "The file is damaged: `toolscout cache clear vectors` removes it."
+    return f"Set {CACHE_DIR_ENV} to another directory, or to `off`."
+
+
+def _cache_files(path: Path) -> list[Path]:
+    """The database file and the journal files SQLite keeps beside it."""
+    return [path.with_name(path.name + suffix) for suffix in ("", "-wal", "-shm", "-journal")]
+
+
+def _files_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in _cache_files(path) if f.is_file())
+
+
+def _damaged(path: Path, error: sqlite3.Error) -> str:
+    return (
+        f"the vector cache {path} is damaged ({error}); `toolscout cache clear vectors` removes it"
+    )
+
+
 def disk_cache_stats(directory: str | Path | None = None) -> dict[str, Any] | None:
     """What the vector cache on disk holds (`vector_cache_dir()` by default): None when it
-    is off or was never written."""
+    is off or was never written. A file SQLite cannot read is reported, not raised:
+    `damaged` says why (None for a sound file)."""
     folder = Path(directory) if directory is not None else vector_cache_dir()
     if folder is None or not (folder / "vectors.sqlite3").is_file():
         return None
-    store = _DiskStore(folder, cache_max_bytes())
+    path = folder / "vectors.sqlite3"
     try:
-        return store.stats()
-    finally:
-        store.close()
+        store = _DiskStore(folder, cache_max_bytes())
+        try:
+            return {**store.stats(), "damaged": None}
+        finally:
+            store.close()
+    except sqlite3.DatabaseError as error:
+        if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+            raise
+        return {
+            "path": str(path),
+            "bytes": 0,
+            "file_bytes": _files_bytes(path),
+            "max_bytes": cache_max_bytes(),
+            "models": [],
+            "damaged": str(error),
+        }
 
 
 def clear_disk_cache(directory: str | Path | None = None, model: str | None = None) -> int:
     """Remove the vectors on disk (all, or one model id's); the number of vectors removed.
-    Processes running keep the vectors they hold in memory."""
+
+    Removing all deletes the file, which frees the disk and also removes a damaged file
+    SQLite cannot open. One model's vectors are deleted and the file compacted (a damaged
+    file raises `OSError` naming the command that removes it). This process's shared
+    caches start a new file; other processes keep the vectors they hold in memory.
+    """
     folder = Path(directory) if directory is not None else vector_cache_dir()
     if folder is None or not (folder / "vectors.sqlite3").is_file():
         return 0
-    store = _DiskStore(folder)
+    path = folder / "vectors.sqlite3"
+    if model is not None:
+        try:
+            store = _DiskStore(folder)
+            try:
+                return store.clear(model)
+            finally:
+                store.close()
+        except sqlite3.DatabaseError as error:
+            raise OSError(_damaged(path, error)) from None
+    count = _vector_count(path)
+    with _shared_lock:
+        holders = [cache for cache in _shared.values() if cache.disk_path == path]
+        for cache in holders:
+            cache.close()
+        for file in _cache_files(path):
+            file.unlink(missing_ok=True)
+        for cache in holders:
+            cache.reopen_disk()
+    return count
+
+
+def _vector_count(path: Path) -> int:
+    """Vectors in a cache file, read only; 0 for a file SQLite cannot read."""
     try:
-        return store.clear(model)
-    finally:
-        store.close()
+        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+            (count,) = db.execute("SELECT COUNT(*) FROM vectors").fetchone()
+            return int(count)
+    except sqlite3.Error:
+        return 0
+
+
+def forget_shared_vectors() -> None:
+    """Forget the in-memory vectors of every shared cache of this process (none is made)."""
+    with _shared_lock:
+        caches = list(_shared.values())
+    for cache in caches:
+        cache.clear()
 
 
 class EmbeddingCache:
@@ -529,16 +604,31 @@ class EmbeddingCache:
         """The store on disk, if any (None once it failed)."""
         return self._disk
 
+    @property
+    def disk_path(self) -> Path | None:
+        """The file of the store on disk (None: in memory only, or the store failed)."""
+        return None if self._disk is None else self._disk.path
+
+    def reopen_disk(self) -> None:
+        """Open the store on disk again (after `close`), e.g. once its file was removed."""
+        disk = self._disk
+        if disk is None:
+            return
+        try:
+            self._disk = _DiskStore(disk.path.parent, disk.max_bytes)
+        except (sqlite3.Error, OSError) as error:
+            self._disk = None
+            log.warning("the vector cache at %s could not be opened again: %s", disk.path, error)
+
     def _disk_failed(self, error: Exception) -> None:
         disk, self._disk = self._disk, None
         if disk is not None:
             log.warning(
-                "the vector cache at %s failed (%s: %s); vectors are kept in memory only. "
-                "Set %s to another directory, or to `off`",
+                "the vector cache at %s failed (%s: %s); vectors are kept in memory only. %s",
                 disk.path,
                 type(error).__name__,
                 error,
-                CACHE_DIR_ENV,
+                _repair(error),
             )
             with contextlib.suppress(sqlite3.Error):
                 disk.close()
@@ -640,11 +730,11 @@ def shared_cache(cache_dir: str | Path | None = None) -> EmbeddingCache:
                     raise
                 log.warning(
                     "cannot use the vector cache at %s (%s: %s); vectors are kept in memory "
-                    "only. Set %s to another directory, or to `off`",
+                    "only, so every run embeds again. %s",
                     key,
                     type(error).__name__,
                     error,
-                    CACHE_DIR_ENV,
+                    _repair(error),
                 )
                 cache = EmbeddingCache()
             _shared[key] = cache

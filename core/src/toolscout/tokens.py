@@ -182,44 +182,71 @@ class _CountCache:
         return self._db
 
     def _give_up(self, error: Exception) -> None:
-        log.debug("token count cache off for this process: %s", error)
+        if type(error) is sqlite3.DatabaseError:  # not a database, malformed: say so
+            log.warning(
+                "the token-count cache at %s is damaged (%s); counting without it. "
+                "`toolscout cache clear tokens` removes it",
+                _cache_file(),
+                error,
+            )
+        else:  # a read-only or full disk, a lock: the counts come anyway
+            log.debug("token count cache off for this process: %s", error)
         if self._db is not None:
             self._db.close()
         self._db = None
 
-    def forget(self) -> None:
-        """Forget the counts held in memory."""
+    def forget(self, close: bool = False) -> None:
+        """Forget the counts held in memory; with `close`, close the file too (it is
+        opened again on next use)."""
         with self._lock:
             self._memory.clear()
+            if close:
+                if self._db is not None:
+                    self._db.close()
+                self._db = None
+                self._opened = False
 
 
 def token_cache_stats() -> dict[str, object]:
     """The token-count cache on disk: its file (None: the cache is off), how many counts
-    it holds, and its size."""
+    it holds, its size, and why it cannot be read (`damaged`; None for a sound file)."""
     path = _cache_file()
     if path is None or not path.is_file():
-        return {"path": None if path is None else str(path), "counts": 0, "file_bytes": 0}
+        return {
+            "path": None if path is None else str(path),
+            "counts": 0,
+            "file_bytes": 0,
+            "damaged": None,
+        }
+    damaged = None
     try:
         with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
             (counts,) = db.execute("SELECT COUNT(*) FROM counts").fetchone()
-    except sqlite3.Error:
+    except sqlite3.Error as error:
         counts = 0  # unreadable: the counter turns its disk half off and goes on
-    size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
-    return {"path": str(path), "counts": counts, "file_bytes": size}
+        damaged = str(error)
+    size = sum(p.stat().st_size for p in _cache_files(path) if p.is_file())
+    return {"path": str(path), "counts": counts, "file_bytes": size, "damaged": damaged}
 
 
 def clear_token_cache() -> int:
     """Forget every cached token count (this process's and the file's); returns how many
-    were on disk."""
-    _CACHE.forget()
+    were on disk. The file is deleted, which frees the disk and removes a damaged file as
+    well; this process starts a new one when it next counts."""
+    counts = token_cache_stats()["counts"]
+    assert isinstance(counts, int)
+    _CACHE.forget(close=True)
     path = _cache_file()
-    if path is None or not path.is_file():
+    if path is None:
         return 0
-    try:
-        with contextlib.closing(sqlite3.connect(path, timeout=5)) as db, db:
-            return db.execute("DELETE FROM counts").rowcount
-    except sqlite3.Error as error:
-        raise OSError(f"the token-count cache {path} could not be cleared: {error}") from None
+    for file in _cache_files(path):
+        file.unlink(missing_ok=True)
+    return counts
+
+
+def _cache_files(path: Path) -> list[Path]:
+    """The database file and the journal files SQLite keeps beside it."""
+    return [path.with_name(path.name + suffix) for suffix in ("", "-wal", "-shm", "-journal")]
 
 
 def _cache_file() -> Path | None:

@@ -29,7 +29,7 @@ from toolscout_onnx.sources import ModelFiles
 if TYPE_CHECKING:
     import onnx
 
-__all__ = ["built_model", "content_digest", "models_dir", "quantize_graph"]
+__all__ = ["built_model", "content_digest", "is_built", "models_dir", "quantize_graph"]
 
 _CHUNK = 8 << 20
 #: The int8 scheme, part of the key of a quantized file.
@@ -184,15 +184,20 @@ def _key(parts: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:24]
 
 
-def built_model(files: ModelFiles, *, quantize: bool = False) -> tuple[Path, bool]:
+def built_model(
+    files: ModelFiles, *, quantize: bool = False, rebuild: bool = False
+) -> tuple[Path, bool]:
     """An ONNX file for the model: its own ONNX file, or one built from safetensors (with
     pooling and normalisation inside), int8 when `quantize`. Returns the path and whether
-    the graph pools by itself (output `sentence_embedding`)."""
+    the graph pools by itself (output `sentence_embedding`). `rebuild` first removes the
+    files built for this model (a damaged build is built again)."""
     if files.onnx is not None:
         if not quantize:
             return files.onnx, False
         key = _key({"onnx": content_digest(files.onnx), "quantize": _SCHEME})
         target = models_dir() / key / "model.onnx"
+        if rebuild:
+            _remove(target)
         if not target.is_file():
             with _building(target) as scratch:
                 _quantize(files.onnx, scratch / target.name)
@@ -208,15 +213,38 @@ def built_model(files: ModelFiles, *, quantize: bool = False) -> tuple[Path, boo
         }
     )
     source = models_dir() / float_key / "model.onnx"
+    target = models_dir() / _key({"float": float_key, "quantize": _SCHEME}) / "model.onnx"
+    if rebuild:
+        _remove(source)
+        _remove(target)
     if not source.is_file():
         _build(files, source)
     if not quantize:
         return source, True
-    target = models_dir() / _key({"float": float_key, "quantize": _SCHEME}) / "model.onnx"
     if not target.is_file():
         with _building(target) as scratch:
             _quantize(source, scratch / target.name)
     return target, True
+
+
+def is_built(path: Path) -> bool:
+    """Whether `path` is a file this module built (in `models_dir()`)."""
+    return path.resolve().is_relative_to(models_dir().resolve())
+
+
+def _remove(target: Path) -> None:
+    """Remove a built model's folder (its ONNX file and weights)."""
+    import shutil
+
+    try:
+        shutil.rmtree(target.parent)
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        raise ConfigError(
+            f"cannot remove the damaged built model {target.parent}: {error}; "
+            "`toolscout cache clear onnx` removes the built models"
+        ) from None
 
 
 def _build(files: ModelFiles, target: Path) -> None:

@@ -9,6 +9,7 @@ little on padding; vectors come back in the caller's order, L2-normalised by def
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -18,6 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from toolscout import ConfigError
 
 from toolscout_onnx.sources import DEFAULT_MODEL, ModelFiles, find_model, quick_digest
+
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
 
 if TYPE_CHECKING:
     import numpy as np
@@ -167,10 +171,7 @@ class OnnxEmbedder:
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
 
-                from toolscout_onnx.build import built_model
-
                 files = self.files
-                path, pools = built_model(files, quantize=self.quantize)
                 tokenizer = Tokenizer.from_file(str(files.tokenizer))
                 tokenizer.no_padding()
                 tokenizer.enable_truncation(self.max_length)
@@ -188,14 +189,7 @@ class OnnxEmbedder:
                     from concurrent.futures import ThreadPoolExecutor
 
                     self._pool = ThreadPoolExecutor(workers, thread_name_prefix="toolscout-onnx")
-                try:
-                    session = ort.InferenceSession(
-                        str(path), options, providers=["CPUExecutionProvider"]
-                    )
-                except Exception as error:  # ONNX Runtime raises its own kinds
-                    raise ConfigError(
-                        f"ONNX Runtime cannot load {path} ({files.origin}): {error}"
-                    ) from None
+                session, path, pools = self._open(ort, options)
                 names = [i.name for i in session.get_inputs()]
                 unknown = set(names) - {"input_ids", "attention_mask", "token_type_ids"}
                 if unknown:
@@ -221,6 +215,42 @@ class OnnxEmbedder:
                 )
                 self._session = session
             return self._session, self._tokenizer, self._names, self._pools
+
+    def _open(self, ort: Any, options: Any) -> tuple[Any, Any, bool]:
+        """An ONNX Runtime session of the model, its file and whether the graph pools.
+
+        A built file that does not load (damaged on disk: truncated, overwritten) is
+        built again once; what still fails names the command that removes the builds.
+        """
+        from toolscout_onnx.build import built_model, is_built
+
+        files = self.files
+        for attempt in ("first", "rebuilt"):
+            path: Any = files.onnx
+            try:
+                path, pools = built_model(
+                    files, quantize=self.quantize, rebuild=attempt == "rebuilt"
+                )
+                session = ort.InferenceSession(
+                    str(path), options, providers=["CPUExecutionProvider"]
+                )
+                return session, path, pools
+            except ConfigError:
+                raise
+            except Exception as error:  # ONNX Runtime and onnx raise their own kinds
+                built = path is None or is_built(path)
+                if attempt == "first" and built:
+                    log.warning(
+                        "the built model %s does not load (%s); building it again",
+                        path,
+                        _first_line(error),
+                    )
+                    continue
+                fix = "; `toolscout cache clear onnx` removes the built models" if built else ""
+                raise ConfigError(
+                    f"ONNX Runtime cannot load {path} ({files.origin}): {_first_line(error)}{fix}"
+                ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def warm_up(self) -> None:
         """Load the model now rather than on the first `embed`."""
@@ -298,6 +328,10 @@ class OnnxEmbedder:
 
     def __repr__(self) -> str:
         return f"OnnxEmbedder(model={self.model_id!r})"
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _pool(

@@ -236,6 +236,25 @@ class PersistenceTests(ConformanceFixtures):
         assert len(names_of(search(reopened, other, COMMON, 20))) == 2
 
     @capability("persistent")
+    def test_a_catalog_searched_after_another_is_exactly_that_catalog(
+        self, index: Any, reopen: Reopen | None
+    ) -> None:
+        """Failure: `toolscout search --catalog b.json` on a store where a.json was searched
+        before answered with a tool of a.json (the CLI indexed into one fixed session and
+        never replaced it; on a shared store, one user saw another's tools)."""
+        from toolscout.cli import index_catalog
+
+        first = [ToolReference("secret_payroll_export", f"Export the payroll, {COMMON}.")]
+        second = [ToolReference("weather_now", f"Current weather for a city, {COMMON}.")]
+        index_catalog(index, first)
+        reopened = self._reopen(reopen)(index)
+        session = index_catalog(reopened, second)
+        for query in ("export payroll", COMMON):
+            assert names_of(search(reopened, session, query, 10)) in ([], ["weather_now"])
+        assert index_catalog(reopened, second) == session  # the same catalog, same session
+        assert names_of(search(reopened, session, "weather", 10)) == ["weather_now"]
+
+    @capability("persistent")
     def test_clear_survives_reopen(self, index: Any, reopen: Reopen | None) -> None:
         """Failure: a session cleared before closing came back after opening again."""
         session = unique_session()
