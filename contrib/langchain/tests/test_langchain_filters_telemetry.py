@@ -163,3 +163,38 @@ def test_nothing_is_recorded_or_counted_while_no_provider_listens(
         assert telemetry.record_request_tools([], []) is None
     finally:
         telemetry.configure()
+
+
+def prompt_token_points(reader: InMemoryMetricReader) -> dict[str, Any]:
+    data = reader.get_metrics_data()
+    return {
+        point.attributes["toolscout.prompt_tokens.type"]: point
+        for resource in data.resource_metrics
+        for scope in resource.scope_metrics
+        for metric in scope.metrics
+        if metric.name == "toolscout.request.prompt_tokens"
+        for point in metric.data.data_points
+    }
+
+
+def cached(reply: dict[str, Any], tokens: int) -> dict[str, Any]:
+    """`reply` reporting `tokens` prompt tokens read from the provider's cache."""
+    reply["usage"]["prompt_tokens_details"] = {"cached_tokens": tokens}
+    return reply
+
+
+def test_each_model_reply_records_the_cached_prompt_tokens_it_reports(
+    server: WireServer, model: ChatOpenAI, tools: list[BaseTool], reader: InMemoryMetricReader
+) -> None:
+    middleware = ToolSearchMiddleware(toolscout.load_index("regex"), auto=False)
+    agent = create_agent(model, tools=tools, middleware=[middleware])
+    server.script(
+        cached(calls(("s1", "tool_search", {"query": "weather city"})), 0),
+        cached(calls(("c1", "get_weather", {"city": "Lisbon"})), 64),
+        cached(answer("Sunny."), 96),
+    )
+    agent.invoke({"messages": [{"role": "user", "content": "Weather in Lisbon?"}]})
+
+    points = prompt_token_points(reader)
+    assert points["input"].count == 3 and points["input"].sum == 300
+    assert points["cache_read"].count == 3 and points["cache_read"].sum == 160

@@ -157,3 +157,44 @@ def test_the_sdks_tool_namespace_is_a_filter(tools: list[FunctionTool]) -> None:
     assert "Namespaces: office." in scout.search_tool.description
     outcome = scout.scout.search("s", scout.catalog, {"query": EVERYTHING, "namespace": "office"})
     assert set(outcome.names) == {"send_email", "create_event"}
+
+
+def prompt_token_points(reader: InMemoryMetricReader) -> dict[str, Any]:
+    data = reader.get_metrics_data()
+    return {
+        point.attributes["toolscout.prompt_tokens.type"]: point
+        for resource in data.resource_metrics
+        for scope in resource.scope_metrics
+        for metric in scope.metrics
+        if metric.name == "toolscout.request.prompt_tokens"
+        for point in metric.data.data_points
+    }
+
+
+def cached(reply: dict[str, Any], tokens: int) -> dict[str, Any]:
+    """`reply` (either API) reporting `tokens` prompt tokens read from the cache."""
+    usage = reply["usage"]
+    key = "prompt_tokens_details" if "prompt_tokens" in usage else "input_tokens_details"
+    usage[key] = {"cached_tokens": tokens}
+    return reply
+
+
+def test_the_hooks_record_each_replys_cached_prompt_tokens(
+    api: API,
+    server: WireServer,
+    model: Any,
+    tools: list[FunctionTool],
+    reader: InMemoryMetricReader,
+) -> None:
+    scout = ToolscoutTools(tools, toolscout.load_index("regex"), auto=False)
+    agent = Agent(name="a", instructions=scout.instructions, tools=scout.tools, model=model)
+    server.script(
+        cached(api.calls(("s1", "tool_search", {"query": "weather city"})), 0),
+        cached(api.calls(("c1", "get_weather", {"city": "Lisbon"})), 64),
+        cached(api.answer("Sunny."), 96),
+    )
+    Runner.run_sync(agent, "Weather in Lisbon?", run_config=config(scout), hooks=scout.hooks)
+
+    points = prompt_token_points(reader)
+    assert points["input"].count == 3 and points["input"].sum == 300
+    assert points["cache_read"].count == 3 and points["cache_read"].sum == 160

@@ -135,3 +135,37 @@ def test_below_the_auto_threshold_sent_equals_the_catalog(
 
     points = tool_token_points(reader)
     assert points["sent"].count == 1 and points["sent"].sum == points["catalog"].sum > 0
+
+
+def cached(reply: dict[str, Any], tokens: int) -> dict[str, Any]:
+    """`reply` reporting `tokens` prompt tokens read from the provider's cache."""
+    reply["usage"]["prompt_tokens_details"] = {"cached_tokens": tokens}
+    return reply
+
+
+def test_the_telemetry_capability_records_each_replys_cached_prompt_tokens(
+    server: WireServer,
+    model: OpenAIChatModel,
+    tools: list[Callable[..., Any]],
+    reader: InMemoryMetricReader,
+) -> None:
+    toolset = ToolscoutToolset(tools, toolscout.load_index("regex"), auto=False)
+    agent = Agent(model, toolsets=[toolset], capabilities=[toolset.telemetry])
+    server.script(
+        cached(calls(("s1", "tool_search", {"query": "weather city"})), 0),
+        cached(calls(("c1", "get_weather", {"city": "Lisbon"})), 64),
+        cached(answer("Sunny."), 96),
+    )
+    agent.run_sync("Weather in Lisbon?")
+
+    data = reader.get_metrics_data()
+    points = {
+        point.attributes["toolscout.prompt_tokens.type"]: point
+        for resource in data.resource_metrics
+        for scope in resource.scope_metrics
+        for metric in scope.metrics
+        if metric.name == "toolscout.request.prompt_tokens"
+        for point in metric.data.data_points
+    }
+    assert points["input"].count == 3 and points["input"].sum == 300
+    assert points["cache_read"].count == 3 and points["cache_read"].sum == 160

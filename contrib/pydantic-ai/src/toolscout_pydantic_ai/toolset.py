@@ -29,10 +29,11 @@ import copy
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Generic
 
 from pydantic_ai import ModelRetry, RunContext
+from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.messages import (
     InstructionPart,
     ModelRequest,
@@ -121,6 +122,13 @@ class ToolscoutToolset(DynamicToolset[AgentDepsT]):
     @property
     def label(self) -> str:
         return f"ToolscoutToolset({self.wrapped.label})"
+
+    @property
+    def telemetry(self) -> AbstractCapability[Any]:
+        """A capability recording each model reply's prompt tokens, cache reads and writes
+        included (`Agent(..., capabilities=[toolset.telemetry])`); the tool tokens of each
+        request are recorded without it."""
+        return _Telemetry(self.scout)
 
     @property
     def search_name(self) -> str:
@@ -328,6 +336,31 @@ class _Step(AbstractToolset[AgentDepsT], Generic[AgentDepsT]):
         if own != name:
             tool = replace(tool, tool_def=replace(tool.tool_def, name=own))
         return await self.owner.wrapped.call_tool(own, tool_args, ctx, tool)
+
+
+@dataclass
+class _Telemetry(AbstractCapability[Any]):
+    """Records the usage each model reply reports (`toolscout.telemetry`)."""
+
+    scout: Scout
+
+    async def after_model_request(
+        self, ctx: RunContext[Any], *, request_context: Any, response: ModelResponse
+    ) -> ModelResponse:
+        usage = response.usage
+        self.scout.record_response(
+            {
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+                "cache_read_input_tokens": usage.cache_read_tokens,
+                "cache_creation_input_tokens": usage.cache_write_tokens,
+            }
+        )
+        return response
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None  # holds a live scout; not for agent specs
 
 
 _REMEMBERED = 4096
