@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 import psycopg
 import pytest
+from psycopg.conninfo import make_conninfo
 from toolscout.analysis import analyzer
 from toolscout_postgres.server import EmbeddedServer
 
@@ -64,6 +65,24 @@ def schema(dsn: str) -> Iterator[str]:
 def drop_schema(dsn: str, name: str) -> None:
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+
+
+@pytest.fixture
+def database(dsn: str) -> Iterator[str]:
+    """A database of its own (fresh: no extension enabled yet), dropped afterwards; its
+    DSN is `dsn_for(dsn, database)`."""
+    name = f"db_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield name
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def dsn_for(dsn: str, database: str | None = None, user: str | None = None) -> str:
+    """`dsn` with another database or user."""
+    changes = {key: value for key, value in (("dbname", database), ("user", user)) if value}
+    return make_conninfo(dsn, **changes)
 
 
 class HashEmbedder:

@@ -114,6 +114,40 @@ def test_restart_gives_clear_errors_then_the_pool_recovers(own_server: EmbeddedS
         index.close()
 
 
+def test_the_next_search_after_an_outage_succeeds(own_server: EmbeddedServer) -> None:
+    """Searches while the server is down fail clearly (and fast: the pool is not waited
+    on once the server is known to be down); the first search once it is back works,
+    instead of waiting out the pool's reconnection backoff."""
+    index = PostgresToolIndex(
+        dsn=own_server.dsn, schema="outage", connect_timeout=2.0, pool_timeout=2.0
+    )
+    try:
+        index.index_tools("s", ledger_tools(5))
+        request = ToolSearchRequest("s", COMMON, 3)
+        assert len(index.search(request).references) == 3
+        restart = threading.Thread(target=own_server.restart, kwargs={"down_for": 12.0})
+        restart.start()
+        time.sleep(0.5)
+        failed: list[float] = []
+        while restart.is_alive():  # down: the pool's reconnection attempts back off
+            started = time.monotonic()
+            with pytest.raises(DatabaseUnavailable) as caught:
+                index.search(request)
+            failed.append(time.monotonic() - started)
+            assert "\n" not in str(caught.value) and "reconnects" in str(caught.value)
+            time.sleep(0.2)
+        restart.join()
+        assert len(failed) >= 3
+        assert sorted(failed)[len(failed) // 2] < 1.0, failed  # known down: fails fast
+        started = time.monotonic()
+        assert len(index.search(request).references) == 3
+        assert time.monotonic() - started < 2.0
+        index.index_tool("s", ToolReference("after_records", f"{COMMON} after the outage"))
+        assert "after_records" in index.search(ToolSearchRequest("s", "after outage", 3)).names
+    finally:
+        index.close()
+
+
 _BIG_WRITER = textwrap.dedent(
     """
     import sys
@@ -225,17 +259,6 @@ def test_unknown_database_is_a_one_line_config_error(dsn: str) -> None:
     assert "no_such_database" in message and "\n" not in message, message
 
 
-@pytest.fixture
-def database(dsn: str) -> Iterator[str]:
-    """A database of its own (for settings and roles), dropped afterwards."""
-    name = f"db_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    yield name
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
-
-
 def test_missing_pgvector_is_a_one_line_config_error(
     dsn: str, database: str, hash_embedder: object
 ) -> None:
@@ -282,3 +305,24 @@ def test_pgvector_a_user_may_not_enable_is_a_config_error(
             conn.execute(f"DROP DATABASE {database} WITH (FORCE)")
             conn.execute(f"CREATE DATABASE {database}")
             conn.execute(f"DROP ROLE {role}")
+
+
+@pytest.mark.parametrize(
+    "dsn",
+    [
+        "postgresql://u:pw-secret@127.0.0.1:5432/db?bogus=1",
+        "postgresql://u:pw-secret@127.0.0.1:1/db",
+        "host=127.0.0.1 port=1 user=u password=pw-secret",
+        "host=127.0.0.1 port=abc password=pw-secret",
+        "pw-secret",
+    ],
+)
+def test_no_error_carries_the_dsn_password(dsn: str) -> None:
+    """The backend's own errors about a DSN carry no password (the CLI's are in
+    test_dsn_secrets.py): a URI or key=value DSN libpq refuses or cannot reach, and a DSN
+    of neither form (a password given as the DSN), of which nothing is quoted."""
+    with pytest.raises(ConfigError) as caught:
+        PostgresToolIndex(dsn=dsn, connect_timeout=1)
+    message = str(caught.value)
+    assert "secret" not in message and "\n" not in message, message
+    assert "could not connect" in message and "dsn" in message, message

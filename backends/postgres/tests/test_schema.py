@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
+from conftest import dsn_for
 from toolscout import ConfigError, ToolSearchRequest
 from toolscout.testing.contract import COMMON, ledger_tools
 from toolscout_postgres import PostgresToolIndex, sql
@@ -258,3 +259,72 @@ def test_a_bulk_write_leaves_statistics_and_an_all_visible_heap(dsn: str, schema
         assert pages > 0 and (visible == pages or not synchronous), name
     counts = {name: tuples for name, _pages, _visible, tuples in tables}
     assert counts["definitions"] == counts["members"] == 39 and counts["postings"] > 39
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_hybrid_indexes_of_other_schemas_enable_pgvector_at_once(
+    dsn: str, database: str, hash_embedder: Any, trial: int
+) -> None:
+    """Indexes of three schemas open a fresh database (no pgvector enabled yet) at the
+    same moment: each enables pgvector or finds it enabled, and none fails."""
+    target = dsn_for(dsn, database)
+    start = threading.Barrier(3)
+    opened: list[PostgresToolIndex] = []
+    errors: list[BaseException] = []
+
+    def open_one(number: int) -> None:
+        start.wait()
+        try:
+            index = PostgresToolIndex(
+                hash_embedder, dsn=target, schema=f"race_{trial}_{number}", mode="hybrid"
+            )
+            opened.append(index)
+            index.index_tools("s", ledger_tools(3))
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_one, args=(n,)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert not errors, [str(error) for error in errors]
+        for index in opened:
+            assert len(index.search(ToolSearchRequest("s", COMMON, 5)).references) == 3
+    finally:
+        for index in opened:
+            index.close()
+    with psycopg.connect(target) as conn:
+        assert conn.execute(
+            "SELECT count(*) FROM pg_extension WHERE extname = 'vector'"
+        ).fetchone() == (1,)
+
+
+def test_a_schema_holding_another_applications_meta_table_is_refused(dsn: str, schema: str) -> None:
+    """Another application's `meta` table is not mistaken for toolscout's: the error says
+    the schema is not a toolscout schema and how to fix that, and nothing is changed."""
+    with psycopg.connect(dsn) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'CREATE TABLE "{schema}".meta (id int PRIMARY KEY, name text)')
+        conn.execute(f"INSERT INTO \"{schema}\".meta VALUES (1, 'theirs')")
+    for meta_kind in ("other columns", "toolscout's columns, not its rows"):
+        if meta_kind != "other columns":
+            with psycopg.connect(dsn) as conn:
+                conn.execute(f'DROP TABLE "{schema}".meta')
+                conn.execute(f'CREATE TABLE "{schema}".meta (key text, value text)')
+                conn.execute(f"INSERT INTO \"{schema}\".meta VALUES ('owner', 'billing')")
+        with pytest.raises(ConfigError) as caught:
+            PostgresToolIndex(dsn=dsn, schema=schema)
+        message = str(caught.value)
+        assert "\n" not in message, message
+        assert f"schema {schema!r}" in message and "not a toolscout" in message, message
+        assert "meta" in message and "`schema`" in message and "drop" in message, message
+        assert "CREATE on the database" not in message, message
+    with psycopg.connect(dsn) as conn:
+        tables = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+            [schema],
+        ).fetchall()
+        rows = conn.execute(f'SELECT key, value FROM "{schema}".meta').fetchall()
+    assert tables == [("meta",)] and rows == [("owner", "billing")]

@@ -12,14 +12,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from toolscout_postgres.index import DatabaseUnavailable, PostgresToolIndex
+    from toolscout_postgres.connection import DatabaseUnavailable
+    from toolscout_postgres.index import PostgresToolIndex
     from toolscout_postgres.options import PostgresOptions
 
 __all__ = ["DatabaseUnavailable", "PostgresOptions", "PostgresToolIndex"]
 
 _LAZY = {
     "PostgresToolIndex": "toolscout_postgres.index",
-    "DatabaseUnavailable": "toolscout_postgres.index",
+    "DatabaseUnavailable": "toolscout_postgres.connection",
     "PostgresOptions": "toolscout_postgres.options",
 }
 

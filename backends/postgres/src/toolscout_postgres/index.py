@@ -33,7 +33,6 @@ import dataclasses
 import hashlib
 import json
 import logging
-import random
 import threading
 import time
 import uuid
@@ -46,7 +45,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from toolscout.analysis import name_candidates
 from toolscout.errors import ConfigError, ToolscoutError
-from toolscout.redaction import redact_text, url_secrets
 from toolscout.filters import matches
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
 from toolscout.toolsets import ToolSet, definition_key
@@ -59,26 +57,27 @@ from toolscout.types import (
 )
 
 from toolscout_postgres import sql
+from toolscout_postgres.connection import (
+    Connections,
+    DatabaseUnavailable,
+    describe,
+    first_line,
+    redacted,
+)
 from toolscout_postgres.options import PostgresOptions
+from toolscout_postgres.schema import check_meta, enable_pgvector, privilege_error
 from toolscout_postgres.vectors import Vector, embedding_text, vector_dumper
 
 if TYPE_CHECKING:
     import psycopg
-    from psycopg_pool import ConnectionPool
     from toolscout.embedders import Embedder, EmbeddingCache
 
 __all__ = ["DatabaseUnavailable", "PostgresToolIndex"]
 
 logger = logging.getLogger(__name__)
-# psycopg_pool logs each failed reconnection; without a handler Python's last-resort one
-# prints them all to stderr. They still reach any handler an application configures; what
-# callers see is one `DatabaseUnavailable` per failed operation.
-logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
 
 T = TypeVar("T")
 
-# Writes retried when they lose a race with another worker (each retry starts over).
-_WRITE_ATTEMPTS = 8
 # Sessions whose last known set this process remembers (a search guesses with it).
 _SESSION_HINTS = 100_000
 # Tools whose definition keys this process keeps (by object identity).
@@ -92,15 +91,6 @@ _MAINTENANCE_ROWS = 32
 
 class _NeedDefinitions(Exception):
     """A change needs many new definitions: written first, outside the lock."""
-
-
-class DatabaseUnavailable(ToolscoutError, ConnectionError):
-    """The database could not be reached, or the connection was lost mid-operation.
-
-    A write is one transaction, so it happened whole or not at all; writes are
-    idempotent, so repeating one is safe. The pool reconnects by itself once the server
-    is back.
-    """
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,7 +222,8 @@ class PostgresToolIndex(ToolIndexBase):
         super().__init__(**options)
         opts = self.options
         self._closed = True
-        self._pool: ConnectionPool[Any] | None = None
+        self._connections: Connections | None = None
+        self._role = self._database = ""  # the user and database, for messages
         # In this process's memory: tools of sets read lately, and where sessions were.
         self._sets_cache = SetCache(opts.set_cache_tools)
         self._definitions: weakref.WeakValueDictionary[uuid.UUID, ToolReference] = (
@@ -253,7 +244,7 @@ class PostgresToolIndex(ToolIndexBase):
                 "starts a local server and prints one"
             )
         self.dsn = opts.dsn
-        self.where = _describe(opts.dsn)
+        self.where = describe(opts.dsn)
         self.schema = opts.schema
         self._s = f'"{opts.schema}"'
         self._lock_key = _lock_key(opts.schema)
@@ -281,7 +272,6 @@ class PostgresToolIndex(ToolIndexBase):
         self._statements: dict[str, str] = {}
         self._open()
         self._closed = False
-        self._finalizer = weakref.finalize(self, _close_pool, self._pool)
         if self.embedder is not None:
             try:
                 self._backfill_vectors()
@@ -302,24 +292,31 @@ class PostgresToolIndex(ToolIndexBase):
                 application_name=self.options.application_name,
             )
         except psycopg.Error as error:
-            # libpq quotes the DSN, or a piece of its password, back in its message.
-            reason = redact_text(_first_line(error), url_secrets(self.dsn))
+            # libpq quotes the DSN, or a piece of its password, back in its message; a
+            # DSN of neither form may be a password in the wrong place: none of it.
+            reason = (
+                redacted(first_line(error), self.dsn)
+                if "=" in self.dsn or "://" in self.dsn
+                else "it is neither a postgresql:// URI nor key=value settings"
+            )
             raise ConfigError(
                 f"backend 'postgres' could not connect to {self.where}: {reason}; "
                 "check the `dsn` option (TOOLSCOUT_BACKENDS__POSTGRES__DSN): host, port, "
                 "database, user and password, and that the server is running"
             ) from None
+        self._role, self._database = conn.info.user, conn.info.dbname
         try:
             with conn:
                 self._prepare_schema(conn)
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise self._privilege_error(error, writing=False) from None
         except psycopg.Error as error:
             raise ConfigError(
                 f"backend 'postgres' could not set up schema {self.schema!r} at {self.where}: "
-                f"{_first_line(error)}; the user needs CREATE on the database (or an "
-                "existing schema it owns)"
+                f"{redacted(first_line(error), self.dsn)}"
             ) from None
         self._compile()
-        self._pool = self._new_pool()
+        self._connections = self._connect()
 
     def _prepare_schema(self, conn: psycopg.Connection[Any]) -> None:
         """Create or migrate the tables (one worker at a time), and check they fit."""
@@ -327,7 +324,9 @@ class PostgresToolIndex(ToolIndexBase):
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
             present = conn.execute("SELECT to_regclass(%s)", [f"{s}.meta"]).fetchone()
-            if present is None or present[0] is None:
+            if present is not None and present[0] is not None:
+                check_meta(conn, self.schema, self.where)
+            else:
                 tables = [
                     row[0]
                     for row in conn.execute(
@@ -394,6 +393,8 @@ class PostgresToolIndex(ToolIndexBase):
         self, conn: psycopg.Connection[Any], model: str | None, dimension: str | None
     ) -> None:
         """Check (or add) the schema's vectors: one model, kept up by every writer."""
+        import psycopg
+
         if self.embedder is None:
             raise ConfigError(
                 f"schema {self.schema!r} at {self.where} holds vectors of {model!r}, which "
@@ -408,7 +409,7 @@ class PostgresToolIndex(ToolIndexBase):
                 f"({dimension} dimensions), but this index embeds with {mine!r} ({size}); "
                 "give the embedder that made them, or use another `schema`"
             )
-        namespace = self._vector_extension(conn)
+        namespace = enable_pgvector(conn, self.where, self.mode)
         self._operator = f"OPERATOR({namespace}.<=>)"
         if model is None:
             for statement in sql.ADD_VECTORS:
@@ -424,12 +425,17 @@ class PostgresToolIndex(ToolIndexBase):
         else:
             storage = conn.execute(sql.EMBEDDING_STORAGE, [f"{self._s}.definitions"]).fetchone()
             if storage is not None and storage[0] != "p":
-                for statement in sql.INLINE_VECTORS:
-                    conn.execute(
-                        statement.format(  # type: ignore[arg-type]
-                            s=self._s, vector=f"{namespace}.vector"
+                # Faster searches only: a role that does not own the tables skips it.
+                with (
+                    contextlib.suppress(psycopg.errors.InsufficientPrivilege),
+                    conn.transaction(),
+                ):
+                    for statement in sql.INLINE_VECTORS:
+                        conn.execute(
+                            statement.format(  # type: ignore[arg-type]
+                                s=self._s, vector=f"{namespace}.vector"
+                            )
                         )
-                    )
         row = conn.execute(
             "SELECT t.oid, t.typarray FROM pg_type t "
             "JOIN pg_namespace n ON n.oid = t.typnamespace "
@@ -439,39 +445,6 @@ class PostgresToolIndex(ToolIndexBase):
         assert row is not None
         self._vector_oid = int(row[0])
         self._vector_array_oid = int(row[1])
-
-    def _vector_extension(self, conn: psycopg.Connection[Any]) -> str:
-        """The (quoted) schema of the pgvector extension, created if it is missing."""
-        import psycopg
-
-        found = conn.execute(
-            "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'vector'"
-        ).fetchone()
-        if found is None:
-            available = conn.execute(
-                "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
-            ).fetchone()
-            if available is None:
-                raise ConfigError(
-                    f"PostgreSQL at {self.where} has no pgvector, which mode "
-                    f"{self.mode!r} needs: install it on the server (e.g. the "
-                    "postgresql-NN-pgvector package, or enable it on a managed service) and "
-                    'run CREATE EXTENSION vector; or use mode = "keyword"'
-                )
-            try:
-                with conn.transaction():
-                    conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            except psycopg.errors.InsufficientPrivilege:
-                raise ConfigError(
-                    f"pgvector is installed at {self.where} but not enabled, and this user "
-                    "may not enable it: have a superuser run CREATE EXTENSION vector; in "
-                    'that database, or use mode = "keyword"'
-                ) from None
-            found = conn.execute(
-                "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'vector'"
-            ).fetchone()
-            assert found is not None
-        return str(found[0]) if str(found[0]).startswith('"') else f'"{found[0]}"'
 
     def _compile(self) -> None:
         """The statements with the schema (and pgvector's operator) filled in."""
@@ -533,9 +506,8 @@ class PostgresToolIndex(ToolIndexBase):
                 )
         self._statements = plain
 
-    def _new_pool(self) -> ConnectionPool[Any]:
-        from psycopg_pool import ConnectionPool
-
+    def _connect(self) -> Connections:
+        """The pool, its connections set up for this index's statements and vectors."""
         opts = self.options
         dumper = vector_dumper(self._vector_oid) if self._vector_oid is not None else None
         vector_type = None
@@ -561,83 +533,41 @@ class PostgresToolIndex(ToolIndexBase):
                 conn.execute("SET hnsw.iterative_scan = 'relaxed_order'")
                 conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
 
-        pool: ConnectionPool[Any] = ConnectionPool(
-            self.dsn,
-            min_size=opts.pool_min_size,
-            max_size=opts.pool_max_size,
-            timeout=opts.pool_timeout,
-            kwargs={
-                "autocommit": True,
-                "connect_timeout": max(1, round(opts.connect_timeout)),
-                "application_name": opts.application_name,
-            },
-            configure=configure,
-            name=f"toolscout-{self.schema}",
-            open=False,
-            reconnect_timeout=max(60.0, opts.connect_timeout * 4),
+        return Connections(
+            self.dsn, self.where, opts, name=f"toolscout-{self.schema}", configure=configure
         )
-        pool.open(wait=False)
-        return pool
 
     # --- connections ---------------------------------------------------------------------
 
     @contextlib.contextmanager
     def _connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
-        if self._closed or self._pool is None:
+        if self._closed or self._connections is None:
             raise RuntimeError("this PostgresToolIndex is closed; create a new one")
-        with self._pool.connection(timeout=timeout) as conn:
+        with self._connections.connection(timeout=timeout) as conn:
             yield conn
 
     def _run(self, work: Callable[[psycopg.Connection[Any]], T], what: str, *, write: bool) -> T:
-        """Run `work` on a pooled connection. A lost connection is retried once on another
-        (after the pool checked its idle ones), then is a `DatabaseUnavailable`; a write
-        that lost a race with another worker is retried from the start."""
+        """Run `work` on a pooled connection (`Connections.run`: a lost connection is
+        retried once, a write that lost a race from the start); a privilege the role lacks
+        is a `ConfigError` naming the grant."""
         import psycopg
-        from psycopg_pool import PoolTimeout
 
-        lost: BaseException | None = None
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                with self._connection(
-                    timeout=self.options.connect_timeout if lost is not None else None
-                ) as conn:
-                    return work(conn)
-            except (
-                psycopg.errors.SerializationFailure,
-                psycopg.errors.DeadlockDetected,
-                psycopg.errors.UniqueViolation,
-                psycopg.errors.ForeignKeyViolation,
-            ):
-                if not write or attempt >= _WRITE_ATTEMPTS:
-                    raise
-                time.sleep(random.uniform(0.0, 0.005 * attempt))
-            except PoolTimeout:
-                waited = (
-                    self.options.connect_timeout if lost is not None else self.options.pool_timeout
-                )
-                raise DatabaseUnavailable(
-                    f"postgres {what} failed: no connection to {self.where} within "
-                    f"{waited:g} s: the server is down, or every pooled connection is busy "
-                    "(raise pool_max_size); the pool reconnects once the server is back"
-                ) from None
-            except psycopg.OperationalError as error:
-                if lost is not None:
-                    raise DatabaseUnavailable(
-                        f"postgres {what} failed: the connection to {self.where} was lost "
-                        f"({_first_line(error)}); "
-                        + (
-                            "the write happened whole or not at all and is safe to repeat; "
-                            if write
-                            else ""
-                        )
-                        + "the pool reconnects once the server is back"
-                    ) from None
-                lost = error
-                if self._pool is not None:
-                    with contextlib.suppress(Exception):
-                        self._pool.check()
+        if self._closed or self._connections is None:
+            raise RuntimeError("this PostgresToolIndex is closed; create a new one")
+        try:
+            return self._connections.run(work, what, write=write)
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise self._privilege_error(error, writing=write) from None
+
+    def _privilege_error(self, error: BaseException, *, writing: bool) -> ConfigError:
+        return privilege_error(
+            error,
+            role=self._role,
+            database=self._database,
+            schema=self.schema,
+            where=self.where,
+            writing=writing,
+        )
 
     # --- sets in this process ------------------------------------------------------------
 
@@ -946,7 +876,7 @@ class PostgresToolIndex(ToolIndexBase):
         # place, a few new definitions written under the lock).
         def quick(conn: psycopg.Connection[Any]) -> _Outcome:
             with conn.transaction():
-                return self._write(conn, session_id, prepared, removals, replace, None)
+                return self._apply(conn, session_id, prepared, removals, replace, None)
 
         try:
             outcome = self._run(quick, "write", write=True)
@@ -959,7 +889,7 @@ class PostgresToolIndex(ToolIndexBase):
             def full(conn: psycopg.Connection[Any]) -> _Outcome:
                 with conn.transaction():
                     written = self._insert_definitions(conn, prepared, vectors)
-                    outcome = self._write(conn, session_id, prepared, removals, replace, vectors)
+                    outcome = self._apply(conn, session_id, prepared, removals, replace, vectors)
                     return dataclasses.replace(outcome, definitions=written)
 
             outcome = self._run(full, "write", write=True)
@@ -1032,7 +962,7 @@ class PostgresToolIndex(ToolIndexBase):
         fingerprint = _fingerprint(keys.values()) if keys else None
         return _Plan(current, tools, keys, fingerprint)
 
-    def _write(
+    def _apply(
         self,
         conn: psycopg.Connection[Any],
         session_id: str,
@@ -1054,6 +984,12 @@ class PostgresToolIndex(ToolIndexBase):
         ahead = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
         guess = self._read_set(conn, ahead[0]) if ahead is not None else None
         plan = self._plan(guess, prepared, removals, replace)
+        if ahead is None if guess is None else (guess.revision, guess.fingerprint) == ahead[1:]:
+            # What the session held as of that statement is what it would hold: nothing to
+            # write, nor to lock (and a role that may only read can repeat a writer's set).
+            held = ahead[2] if ahead is not None else None
+            if plan.fingerprint == held:
+                return _Outcome(guess, unchanged=True)
         ensured: set[uuid.UUID] = set()
         if vectors is None and plan.fingerprint is not None:
             ensured = self._ensure(conn, prepared, guess, plan, lookup_first=True)
@@ -1243,7 +1179,7 @@ class PostgresToolIndex(ToolIndexBase):
 
         try:
             self._run(collect, "cleanup", write=False)
-        except (psycopg.Error, DatabaseUnavailable) as error:
+        except (psycopg.Error, ToolscoutError) as error:
             logger.debug("postgres: collecting %d definitions deferred: %s", len(keys), error)
 
     def _maintain(self, outcome: _Outcome) -> None:
@@ -1267,7 +1203,7 @@ class PostgresToolIndex(ToolIndexBase):
 
         try:
             self._run(maintain, "maintenance", write=False)
-        except (psycopg.Error, DatabaseUnavailable) as error:
+        except (psycopg.Error, ToolscoutError) as error:
             logger.debug("postgres: maintenance after a bulk write skipped: %s", error)
 
     def sweep(self) -> int:
@@ -1305,10 +1241,10 @@ class PostgresToolIndex(ToolIndexBase):
     # --- engine methods core's bookkeeping would call (unused: the store keeps it) --------
 
     def _create_set(self, toolset: ToolSet) -> None:  # pragma: no cover - not called
-        raise NotImplementedError("PostgresToolIndex keeps sets in the database (_change)")
+        raise NotImplementedError("PostgresToolIndex keeps sets in the database (_write)")
 
     def _drop_set(self, toolset: ToolSet) -> None:  # pragma: no cover - not called
-        raise NotImplementedError("PostgresToolIndex keeps sets in the database (_change)")
+        raise NotImplementedError("PostgresToolIndex keeps sets in the database (_write)")
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         raise NotImplementedError("PostgresToolIndex searches sessions in SQL (search)")
@@ -1317,7 +1253,7 @@ class PostgresToolIndex(ToolIndexBase):
 
     def pool_stats(self) -> dict[str, int]:
         """The connection pool's counters (psycopg_pool `get_stats`)."""
-        return dict(self._pool.get_stats()) if self._pool is not None else {}
+        return self._connections.stats() if self._connections is not None else {}
 
     def close(self) -> None:
         """Close the pool; the index stays in the database."""
@@ -1325,9 +1261,9 @@ class PostgresToolIndex(ToolIndexBase):
             if self._closed:
                 return
             self._closed = True
-            pool, self._pool = self._pool, None
-            if pool is not None:
-                pool.close()
+            connections, self._connections = self._connections, None
+            if connections is not None:
+                connections.close()
             super().close()
 
     def __repr__(self) -> str:
@@ -1385,31 +1321,6 @@ def _lock_key(schema: str, session: str | None = None) -> int:
     text = f"toolscout-postgres:{schema}" + ("" if session is None else f"\0{session}")
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
-
-
-def _describe(dsn: str) -> str:
-    """host:port/database of a DSN, without its password (for messages)."""
-    try:
-        from psycopg.conninfo import conninfo_to_dict
-
-        parts = conninfo_to_dict(dsn)
-    except Exception:
-        return "the configured dsn"
-    host = parts.get("host") or "localhost"
-    port = parts.get("port") or "5432"
-    database = parts.get("dbname") or parts.get("user") or ""
-    return f"{host}:{port}/{database}"
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip() or type(error).__name__
-    return text.splitlines()[0]
-
-
-def _close_pool(pool: Any) -> None:
-    if pool is not None:
-        with contextlib.suppress(Exception):
-            pool.close(timeout=1.0)
 
 
 def _version() -> str:
