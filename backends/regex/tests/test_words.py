@@ -153,3 +153,27 @@ def test_a_very_long_query_keeps_its_rarest_known_words(index: RegexToolIndex) -
     )
     query = " ".join([*common, *unknown, "zeppelin"])
     assert index.search(ToolSearchRequest(SESSION, query, 3)).names[0] == "zeppelin_tracker"
+
+
+TRIP_TOOLS = [
+    tool("book_flight", "Book a flight seat between two airports on a date, with fare class."),
+    tool("search_flights", "Search flights between two airports on a date; compare flight fares."),
+    tool("flight_status", "Get the live status of a flight by flight number."),
+    tool("cancel_flight", "Cancel a booked flight and refund the flight fare."),
+    tool("book_hotel", "Book a hotel room for a stay: hotel, dates and guests."),
+    tool("search_hotels", "Search hotels in a city for dates; compare hotel room prices."),
+    tool("hotel_reviews", "Read guest reviews of a hotel."),
+    tool("send_email", "Send an email to a recipient, with a subject, a body and attachments."),
+]
+TRIP = "Book a flight seat and a hotel room for the flight dates, then email the itinerary"
+
+
+@pytest.mark.parametrize("split", [True, False])
+def test_each_clause_of_a_request_finds_its_tool(split: bool) -> None:
+    """The email step is outweighed by the flight and hotel words of the whole query; its
+    own clause finds it (`split_query`, core's `toolscout.clause_search`)."""
+    index = RegexToolIndex(split_query=split)
+    index.index_tools(SESSION, TRIP_TOOLS)
+    names = index.search(ToolSearchRequest(SESSION, TRIP, 3)).names
+    assert {"book_flight", "book_hotel"} <= set(names)
+    assert ("send_email" in names) is split

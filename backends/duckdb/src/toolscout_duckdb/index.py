@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+from toolscout.clause_search import search_by_clause
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase
 from toolscout.toolsets import StoredState, ToolSet
@@ -301,6 +302,14 @@ class DuckDBToolIndex(ToolIndexBase):
     # --- the engine: search -------------------------------------------------------------
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        if not self.options.split_query:
+            return self._search_words(toolset, query)
+        # A query that asks for several things: each clause's best tools too.
+        return search_by_clause(
+            query, lambda part: self._search_words(toolset, part), self.analyzer
+        )
+
+    def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         self._check_open()
         key = self._keys.get(toolset.id)
         terms = query.terms

@@ -8,8 +8,9 @@ Each query is first classified (see `toolscout_regex.query`):
   rarity among the set's tools (IDF), term frequencies are saturated and length-normalised
   per field, and the fields are weighted name > parameters > description. A query term
   also matches longer words it is a prefix of (`calc` → `calculate`), at a discount. A
-  tool gains a bonus for the share of its name's words the query contains. Tools the query
-  names outright are put first by core (`Query.named`).
+  tool gains a bonus for the share of its name's words the query contains. A query that asks
+  for several things is also searched clause by clause (`toolscout.clause_search`). Tools
+  the query names outright are put first by core (`Query.named`).
 - **Pattern**: the compiled regular expression is searched in every tool's name (as written,
   and as split words when the pattern has a space), parameters and description, with the
   `regex` module's timeout; a name match outweighs the others, and a pattern that covers
@@ -36,6 +37,7 @@ from typing import Any, ClassVar
 import regex
 from pydantic import Field
 from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
+from toolscout.clause_search import search_by_clause
 from toolscout.index import Query
 from toolscout.options import IndexOptions
 from toolscout.toolsets import ToolSet
@@ -277,9 +279,15 @@ class RegexToolIndex(ToolIndexBase):
         compiled = self._snapshot(entry)
         if parsed.kind == "pattern":
             scores = self._match_pattern(compiled, parsed)
-        else:
-            scores = self._score_words(compiled, list(query.terms))
-        return _top(compiled, scores, query.limit, query.allowed)
+            return _top(compiled, scores, query.limit, query.allowed)
+
+        def words(part: Query) -> tuple[list[ToolHit], int]:
+            scores = self._score_words(compiled, list(part.terms))
+            return _top(compiled, scores, part.limit, part.allowed)
+
+        if not self.options.split_query:
+            return words(query)
+        return search_by_clause(query, words, self.analyzer)
 
     def _term_postings(self, compiled: _Compiled, term: str) -> list[tuple[int, float]]:
         """A query term's postings: its own, merged with discounted prefix expansions."""

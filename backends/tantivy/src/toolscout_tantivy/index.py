@@ -36,6 +36,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from toolscout.clause_search import search_by_clause
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
 from toolscout.toolsets import StoredState, ToolSet
@@ -475,6 +476,14 @@ class TantivyToolIndex(ToolIndexBase):
         return TantivyQuery.boolean_query([(Occur.Must, scope), (Occur.Must, text)])
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        if not self.options.split_query:
+            return self._search_words(toolset, query)
+        # A query that asks for several things: each clause's best tools too.
+        return search_by_clause(
+            query, lambda part: self._search_words(toolset, part), self.analyzer
+        )
+
+    def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         searcher, only = self._current_reader() if self._dirty else self._reader
         built = self._build_query(toolset, query, only)
         if built is None:
