@@ -78,7 +78,7 @@ def test_the_description_lists_namespaces_and_the_schema_takes_filters() -> None
     assert "Servers: github, slack." in reference.description
     assert "Tags: issues, write." in reference.description
     properties = reference.input_schema["properties"]
-    assert set(properties) == {"query", "max_results", "server", "namespace", "tags"}
+    assert set(properties) == {"query", "queries", "max_results", "server", "namespace", "tags"}
     assert properties["namespace"]["type"] == "array"
     assert list(reference.input_schema["required"]) == ["query"]
 
@@ -86,7 +86,7 @@ def test_the_description_lists_namespaces_and_the_schema_takes_filters() -> None
 def test_without_metadata_the_tool_is_unchanged() -> None:
     plain = search_tool_reference(5, 20)
     assert search_tool_reference(5, 20, filters=facets([TOOLS[-1]])) == plain
-    assert set(plain.input_schema["properties"]) == {"query", "max_results"}
+    assert set(plain.input_schema["properties"]) == {"query", "queries", "max_results"}
     assert "filter" not in plain.description
 
 

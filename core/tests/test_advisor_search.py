@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from toolscout.advisor.search_tool import clamp_max_results, run_search, search_tool_reference
+from toolscout.advisor.search_tool import (
+    clamp_max_results,
+    facets,
+    run_search,
+    search_tool_reference,
+    unmatched_words,
+)
 from toolscout.testing import ReferenceToolIndex
 from toolscout.types import ToolReference
 
@@ -140,3 +146,70 @@ def test_search_tool_definition_states_the_limits() -> None:
     schema = dict(ref.input_schema or {})
     assert list(schema["required"]) == ["query"]
     assert "at most 20" in schema["properties"]["max_results"]["description"]
+
+
+def test_results_say_how_many_tools_matched_and_how_many_are_shown(
+    index: ReferenceToolIndex,
+) -> None:
+    outcome = search(index, query="weather", max_results=1)
+    assert outcome.text.startswith("Found 1 of 2 matching tools, callable from your next turn:")
+    every = search(index, query="weather", max_results=3)
+    assert every.text.startswith("Found 2 tool(s), callable")
+
+
+def test_results_name_the_query_words_no_tool_contains(index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="email the quarterly llama report")
+    assert outcome.names[:1] == ("send_email",)
+    assert outcome.text.endswith("No tool mentions: 'quarterly', 'llama', 'report'.")
+    # Stemmed like the index: "sending emails" is found in "Send an email".
+    assert unmatched_words(index, "s", "sending emails") == []
+
+
+def test_an_empty_result_says_which_words_no_tool_has(index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="teleport llamas")
+    assert outcome.names == ()
+    assert "No tool mentions: 'teleport', 'llamas'." in outcome.text
+
+
+def test_an_empty_filtered_result_says_what_matches_without_the_filter() -> None:
+    tagged = ReferenceToolIndex()
+    tools = {
+        "send_email": ToolReference("send_email", "Send an email.", metadata={"server": "mail"}),
+        "get_weather": ToolReference("get_weather", "Weather.", metadata={"server": "meteo"}),
+    }
+    tagged.index_tools("s", list(tools.values()))
+    outcome = run_search(
+        {"query": "send an email", "server": "meteo"},
+        session_id="s",
+        index=tagged,
+        known=tools.get,
+        default_max_results=5,
+        max_results_limit=5,
+        filters=facets(tools.values()),
+    )
+    assert outcome.names == ()
+    assert "Servers: mail, meteo." in outcome.text
+    assert "Without the filter 1 tool(s) match, e.g. send_email." in outcome.text
+
+
+def test_several_queries_in_one_call_find_a_tool_for_each(index: ReferenceToolIndex) -> None:
+    outcome = search(
+        index, query="weather forecast", queries=["send an email", "create an invoice"]
+    )
+    assert {"get_weather", "send_email", "create_invoice"} <= set(outcome.names)
+    assert outcome.text.startswith("Found 4 tool(s) for 3 queries")
+    assert "'send an email': 2 tool(s)\n- send_email:" in outcome.text
+    assert outcome.query == "weather forecast | send an email | create an invoice"
+
+
+def test_a_tool_two_queries_find_is_listed_once(index: ReferenceToolIndex) -> None:
+    outcome = search(index, query="weather forecast", queries=["weather alerts"])
+    assert outcome.text.count("- weather_alerts:") == 1
+    assert "'weather alerts': 2 tool(s) (also " in outcome.text
+
+
+@pytest.mark.parametrize("queries", [3, [1, 2], {"a": 1}, ["q"] * 2 + [f"q{i}" for i in range(8)]])
+def test_bad_queries_are_a_tool_error(index: ReferenceToolIndex, queries: object) -> None:
+    outcome = search(index, query="weather", queries=queries)
+    assert outcome.is_error
+    assert "queries" in outcome.text

@@ -15,14 +15,19 @@ list-valued field such as `tags`).
 from __future__ import annotations
 
 import functools
+import re
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from toolscout import telemetry
+from toolscout.analysis import Analyzer
 from toolscout.filters import matches
 from toolscout.index import ToolIndex
+from toolscout.toolsets import set_fingerprint
 from toolscout.types import MAX_RESULTS_LIMIT, ToolReference, ToolSearchRequest
 
 __all__ = [
@@ -34,6 +39,7 @@ __all__ = [
     "parse_filter",
     "run_search",
     "search_tool_reference",
+    "unmatched_words",
 ]
 
 SEARCH_TOOL_NAME = "tool_search"
@@ -43,6 +49,11 @@ FILTER_KEYS = ("server", "namespace", "tags")
 """Metadata keys the model may filter a search by (`tool_search` arguments of these names)."""
 MAX_LISTED_VALUES = 40
 """Values of one filter key the tool description lists; more are counted, not named."""
+MAX_QUERIES = 8
+"""Queries one call may carry (`query` plus `queries`)."""
+MAX_LISTED_WORDS = 5
+"""Query words no tool contains that a result names."""
+_QUERY_WORD = re.compile(r"\w+")
 
 _FILTER_TEXT = {
     "server": ("Servers", "Only tools of these servers (any of)"),
@@ -98,10 +109,15 @@ def search_tool_reference(
             "type": "string",
             "description": "What the tool should do, or select:name_a,name_b",
         },
+        "queries": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Optional. More capabilities to find in the same call, one each",
+        },
         "max_results": {
             "type": "integer",
             "description": (
-                f"How many tools to return (default {default_max_results}, "
+                f"How many tools to return per query (default {default_max_results}, "
                 f"at most {max_results_limit})"
             ),
         },
@@ -273,32 +289,139 @@ def _run_search(
     query = query.strip()
     if query.lower().startswith(SELECT_PREFIX):
         return _select(query, known, summaries)
-    metadata_filter, problem = parse_filter(arguments)
+    queries, problem = _more_queries(query, arguments.get("queries"))
+    if problem is None:
+        metadata_filter, problem = parse_filter(arguments)
     if problem is not None:
         return SearchOutcome((), f"tool_search: {problem}", is_error=True, query=query)
     count, note = clamp_max_results(
         arguments.get("max_results"), default_max_results, max_results_limit
     )
     began = time.perf_counter()
-    found = _search(index, session_id, query, count, metadata_filter, known)
+    found = [_search(index, session_id, text, count, metadata_filter, known) for text in queries]
     elapsed = (time.perf_counter() - began) * 1000.0
-    if not found:
+    names = tuple(dict.fromkeys(ref.name for refs, _ in found for ref in refs))
+    shown = " | ".join(queries)
+    if not names:
+        text = _nothing_found(query, metadata_filter, filters)
+        if metadata_filter is not None:
+            text += _unfiltered(index, session_id, query, known)
+        text += _missing_words(index, session_id, queries)
         return SearchOutcome(
-            (),
-            _nothing_found(query, metadata_filter, filters),
-            query=query,
-            elapsed_ms=elapsed,
-            metadata_filter=metadata_filter,
+            (), text, query=shown, elapsed_ms=elapsed, metadata_filter=metadata_filter
         )
-    names = tuple(ref.name for ref in found)
-    lines = [_line(ref, summaries) for ref in found]
-    header = f"Found {len(names)} tool(s), callable from your next turn:"
-    text = "\n".join([header, *lines])
+    if len(queries) == 1:
+        refs, total = found[0]
+        lines = [_header(len(refs), total, ":"), *(_line(ref, summaries) for ref in refs)]
+    else:
+        lines = [
+            f"Found {len(names)} tool(s) for {len(queries)} queries, callable from your next turn:"
+        ]
+        listed: set[str] = set()
+        for text, (refs, total) in zip(queries, found, strict=True):
+            fresh = [ref for ref in refs if ref.name not in listed]
+            listed.update(ref.name for ref in fresh)
+            header = f"{text!r}: " + _header(len(refs), total, "", callable_=False)
+            again = [ref.name for ref in refs if ref not in fresh]
+            if again:
+                header += f" (also {', '.join(again)}, above)"
+            lines.append(header)
+            lines.extend(_line(ref, summaries) for ref in fresh)
+    text = "\n".join(lines) + _missing_words(index, session_id, queries)
     if note:
         text += f"\n(note: {note})"
     return SearchOutcome(
-        names, text, query=query, elapsed_ms=elapsed, metadata_filter=metadata_filter
+        names, text, query=shown, elapsed_ms=elapsed, metadata_filter=metadata_filter
     )
+
+
+def _more_queries(query: str, more: object) -> tuple[list[str], str | None]:
+    """`query` and the optional `queries` of a call, without blanks or repeats."""
+    if more is None or more == "" or more == []:
+        return [query], None
+    if isinstance(more, str):
+        more = [more]
+    if not isinstance(more, (list, tuple)) or not all(isinstance(q, str) for q in more):
+        return [], (
+            f"queries must be a list of strings, got {more!r}; e.g. "
+            '{"query": "book a flight", "queries": ["book a hotel"]}'
+        )
+    texts = list(dict.fromkeys(q.strip() for q in [query, *more] if q.strip()))
+    if len(texts) > MAX_QUERIES:
+        return [], f"at most {MAX_QUERIES} queries in one call, got {len(texts)}"
+    return texts, None
+
+
+def _header(shown: int, total: int, end: str, *, callable_: bool = True) -> str:
+    """`Found 5 of 23 matching tools` (the count alone when every match is shown)."""
+    if not shown:
+        return "no tool matched"
+    counted = f"{shown} of {total} matching tools" if total > shown else f"{shown} tool(s)"
+    if not callable_:
+        return counted + end
+    return f"Found {counted}, callable from your next turn{end}"
+
+
+def _missing_words(index: ToolIndex, session_id: str, queries: list[str]) -> str:
+    """`No tool mentions 'x'.` for the query words no tool of the session contains."""
+    missing = unmatched_words(index, session_id, " ".join(queries))
+    if not missing:
+        return ""
+    return "\nNo tool mentions: " + ", ".join(repr(word) for word in missing) + "."
+
+
+def _unfiltered(
+    index: ToolIndex, session_id: str, query: str, known: Callable[[str], ToolReference | None]
+) -> str:
+    """How many tools match without the filter (the model's next step is to drop it)."""
+    refs, total = _search(index, session_id, query, 1, None, known)
+    if not refs:
+        return ""
+    return f" Without the filter {max(total, 1)} tool(s) match, e.g. {refs[0].name}."
+
+
+# Per index: (the session's set fingerprint) → the terms its tools contain.
+_vocabularies: weakref.WeakKeyDictionary[Any, dict[str, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+_vocabulary_lock = threading.Lock()
+
+
+def unmatched_words(index: ToolIndex, session_id: str, query: str) -> list[str]:
+    """The words of `query` that no tool of the session contains, as the model wrote them.
+
+    Uses the index's analyzer (stemming, stop words: `sending` matches `send`), so only
+    words that mean something count. Empty for an index that does not list its tools.
+    """
+    lister = getattr(index, "tools", None)
+    analysis = getattr(index, "analyzer", None)
+    if not callable(lister) or not isinstance(analysis, Analyzer):
+        return []
+    try:
+        tools = lister(session_id)
+    except Exception:  # a backend whose tools() means something else
+        return []
+    if not isinstance(tools, Mapping) or not tools:
+        return []
+    key = set_fingerprint(tools.values())
+    with _vocabulary_lock:
+        cached = _vocabularies.setdefault(index, {})
+        vocabulary = cached.get(key)
+    if vocabulary is None:
+        terms: set[str] = set()
+        for tool in tools.values():
+            for field in analysis.tool_terms(tool).fields:
+                terms.update(field)
+        vocabulary = frozenset(terms)
+        with _vocabulary_lock:
+            cached.clear()  # one catalog per index at a time is the common case
+            cached[key] = vocabulary
+    missing = []
+    for word in dict.fromkeys(_QUERY_WORD.findall(query)):
+        wanted = analysis.query_terms(word)
+        if wanted and not any(term in vocabulary for term in wanted):
+            missing.append(word)
+    return missing[:MAX_LISTED_WORDS]
 
 
 def _search(
@@ -308,8 +431,9 @@ def _search(
     count: int,
     metadata_filter: Mapping[str, Any] | None,
     known: Callable[[str], ToolReference | None],
-) -> list[ToolReference]:
-    """The session's tools the index finds, best first, at most `count`, filter applied.
+) -> tuple[list[ToolReference], int]:
+    """The session's tools the index finds, best first, at most `count`, filter applied,
+    and how many tools matched in all (at least those returned).
 
     An index without the `metadata_filter` capability (a third-party backend) is asked for
     more hits, which are filtered here with core's matcher.
@@ -317,17 +441,19 @@ def _search(
     capable = getattr(getattr(index, "capabilities", None), "metadata_filter", False)
     if metadata_filter is None or capable:
         request = ToolSearchRequest(session_id, query, count, metadata_filter)
-        refs = [known(hit.name) for hit in index.search(request).references]
-        return [ref for ref in refs if ref is not None]
+        response = index.search(request)
+        refs = [known(hit.name) for hit in response.references]
+        kept = [ref for ref in refs if ref is not None]
+        return kept, max(response.total_matches, len(kept))
     wider = ToolSearchRequest(session_id, query, min(MAX_RESULTS_LIMIT, max(count * 10, 50)))
-    kept: list[ToolReference] = []
+    kept = []
     for hit in index.search(wider).references:
         ref = known(hit.name)
         if ref is not None and matches(ref.metadata, metadata_filter):
             kept.append(ref)
             if len(kept) == count:
                 break
-    return kept
+    return kept, len(kept)
 
 
 def _nothing_found(
