@@ -13,17 +13,33 @@ import os
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from toolscout.errors import ConfigError
 
-__all__ = ["IndexOptions", "PersistentOptions", "parse_options"]
+__all__ = ["MAX_WEIGHT", "IndexOptions", "PersistentOptions", "parse_options"]
+
+
+#: The largest weight an option may give (`name_weight`, a backend's `vector_weight` ...):
+#: far above any tuned value, and small enough that sums of weighted scores stay finite.
+MAX_WEIGHT = 100.0
 
 
 class IndexOptions(BaseModel):
-    """Options every backend takes (`[tool.toolscout.backends.NAME]`)."""
+    """Options every backend takes (`[tool.toolscout.backends.NAME]`).
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Every number must be finite (no `Infinity` or `NaN`), and every option named
+    `*_weight`, here or in a backend's own options, at most `MAX_WEIGHT`.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     name_weight: float = Field(3.0, gt=0, description="Weight of a match in the tool's name.")
     parameters_weight: float = Field(
@@ -45,11 +61,16 @@ class IndexOptions(BaseModel):
     max_results: int = Field(
         5, ge=1, le=10_000, description="Results a search returns when the request does not say."
     )
-    split_query: bool = Field(
-        True,
-        description="Also search each clause of a query that asks for several things (its "
-        "sentences, cut at 'then', 'also', 'finally' ...), so every step finds its tool.",
-    )
+
+
+    @field_validator("*")
+    @classmethod
+    def _weights_in_range(cls, value: Any, info: ValidationInfo) -> Any:
+        # Applies to the weights subclasses declare too: a weight of 1e308 scores `inf`.
+        weight = (info.field_name or "").endswith("_weight")
+        if weight and isinstance(value, (int, float)) and value > MAX_WEIGHT:
+            raise ValueError(f"a weight must be at most {MAX_WEIGHT:g}, got {value!r}")
+        return value
 
 
 class PersistentOptions(IndexOptions):

@@ -174,9 +174,10 @@ class BadInputTests(ConformanceFixtures):
     def test_bad_options_are_config_errors(
         self, index: Any, build_with_options: BuildWithOptions
     ) -> None:
-        """Failure: an unknown option, a misspelling of a shared one, or a value of the
-        wrong type built an index or raised something other than `ConfigError` naming the
-        backend and the key (a third-party backend gets this from core's base class)."""
+        """Failure: an unknown option, a misspelling of a shared one, a value of the wrong
+        type, or a number that is infinite, NaN or (a weight) past `MAX_WEIGHT` built an
+        index or raised something other than `ConfigError` naming the backend and the key
+        (a third-party backend gets this from core's base class)."""
         if not isinstance(index, IndexChores):
             pytest.skip(
                 "the option vocabulary is core's bases' (ToolIndexBase, SharedToolIndexBase)"
@@ -186,6 +187,11 @@ class BadInputTests(ConformanceFixtures):
             ({"stemmer": "porter"}, "stemmer"),
             ({"stemming": "sometimes"}, "stemming"),
             ({"min_score": "high"}, "min_score"),
+            # Weights rank by products and sums: an infinite or huge one ranks by inf/nan.
+            ({"name_weight": float("inf")}, "name_weight"),
+            ({"name_weight": float("nan")}, "name_weight"),
+            ({"description_weight": 1e308}, "description_weight"),
+            ({"min_score": float("inf")}, "min_score"),
         ]
         for options, key in bad:
             with pytest.raises(ConfigError) as caught:
