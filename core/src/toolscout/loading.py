@@ -8,16 +8,18 @@ from pydantic import BaseModel, ValidationError
 
 from toolscout.config import Settings, format_validation_error, load_settings
 from toolscout.errors import ConfigError
+from toolscout.index import IndexChores
 from toolscout.plugins import Registered, registry
 
 __all__ = ["build", "load_index"]
 
 
 def build(entry: Registered, options: dict[str, Any], kind: str = "backend") -> Any:
-    """Validate `options` against the class's `Options` model (if any) and construct it."""
+    """Construct `entry`'s class from `options`, validated once against its `Options` model:
+    by core's base classes for an index (they own the option vocabulary), here otherwise."""
     cls = entry.cls
     model: type[BaseModel] | None = getattr(cls, "Options", None)
-    if model is not None:
+    if model is not None and not (isinstance(cls, type) and issubclass(cls, IndexChores)):
         try:
             validated = model.model_validate(options)
         except ValidationError as error:

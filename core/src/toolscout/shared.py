@@ -20,21 +20,27 @@ process: which set a session holds is whatever the store says now. Such a store 
 Core does the rest, the same as for every other backend: validation, the change a write
 makes (`toolsets.merged_tools`), skipping a write that changes nothing, metadata filters,
 the tools a query names, ranking, `min_score`. When another worker changed a session
-between core's read and the store's check, core reads the session again and retries
-(`index.STALE_RETRIES` times, then `StoreRaceError`), so concurrent writers to one session
-never lose each other's tools.
+between core's read and the store's check, core reads the session again and retries (a
+search `index.STALE_RETRIES` times, a write `WRITE_RETRIES` times with a growing random
+wait; then `StoreRaceError`), so concurrent writers to one session never lose each other's
+tools.
 """
 
 from __future__ import annotations
 
+import random
+import time
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 
-from toolscout.index import STALE_RETRIES, IndexChores, StaleSet, StoreRaceError
+from toolscout.index import IndexChores, StaleSet, StoreRaceError
 from toolscout.toolsets import ToolSet, merged_tools, set_fingerprint
 from toolscout.types import ToolReference
 
-__all__ = ["SharedToolIndexBase", "StaleSet", "StoreRaceError"]
+__all__ = ["WRITE_RETRIES", "SharedToolIndexBase", "StaleSet", "StoreRaceError"]
+
+#: How often a write is tried when other workers keep changing the session first.
+WRITE_RETRIES = 16
 
 
 class SharedToolIndexBase(IndexChores):
@@ -57,7 +63,11 @@ class SharedToolIndexBase(IndexChores):
         *,
         replace: bool,
     ) -> None:
-        for _attempt in range(STALE_RETRIES):
+        for attempt in range(WRITE_RETRIES):
+            if attempt:
+                # Writers of one session that keep colliding spread out, as with any
+                # optimistic lock: a random wait, doubling up to about 50 ms.
+                time.sleep(random.uniform(0.0, min(0.05, 0.001 * 2**attempt)))
             current = self._resolve_session(session_id, fresh=True)
             tools = merged_tools(
                 current.tools if current is not None else None, upserts, removals, replace=replace
