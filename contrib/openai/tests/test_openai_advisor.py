@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import openai
@@ -280,6 +281,36 @@ def test_dotted_catalog_names_are_sent_sanitised_and_mapped_back(
     advisor(api, server).run("add")
     assert api.tool_names(server.bodies[1]) == ["tool_search", "math_sum"]
     assert api.results(server.bodies[2])["c2"] == "6.5"
+
+
+def test_colliding_bfcl_names_go_out_valid_and_unique_and_calls_reach_the_right_tool(
+    api: API, server: WireServer
+) -> None:
+    ran: list[str] = []
+    registry = ToolRegistry()
+    registry.add_catalog(
+        [
+            {"name": name, "description": f"Greatest common divisor ({name})."}
+            for name in ("math.gcd", "math_gcd", "physics.calculate_cone_mass")
+        ],
+        lambda name, arguments: ran.append(name) or f"{name}: 6",
+    )
+
+    def call_the_dotted_one(body: dict[str, Any]) -> dict[str, Any]:
+        (name,) = [n for n in api.tool_names(body) if n.startswith("math_gcd_")]
+        return api.calls(("c2", name, {}))
+
+    server.script(
+        api.calls(("c1", "tool_search", {"query": "select:math.gcd,math_gcd"})),
+        call_the_dotted_one,
+        api.answer("6"),
+    )
+    client = openai.OpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
+    Advisor(api.model(client), registry, ReferenceToolIndex(), auto=False).run("gcd")
+    names = api.tool_names(server.bodies[1])
+    assert "math_gcd" in names and len(set(names)) == len(names) == 3
+    assert all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", name) for name in names)
+    assert ran == ["math.gcd"]
 
 
 def test_pinned_tools_are_in_the_first_request(api: API, server: WireServer) -> None:

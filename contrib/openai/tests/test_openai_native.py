@@ -325,6 +325,45 @@ def test_namespace_helpers() -> None:
     assert metadata_namespace(server_tools) == {"t": "github"}
 
 
+def test_a_prefix_namespace_never_takes_a_functions_name(server: WireServer) -> None:
+    # BFCL: currency_conversion is a function and the prefix of two others.
+    refs = [
+        ToolReference("currency_conversion", "Convert an amount between currencies."),
+        ToolReference("currency_conversion.convert", "Convert money."),
+        ToolReference("currency_conversion.get_rate", "The exchange rate."),
+        ToolReference("hotel_booking", "Book a hotel."),
+        ToolReference("hotel_booking.cancel", "Cancel a booking."),
+        ToolReference("hotel_booking.check", "Check a booking."),
+    ]
+    client = openai.OpenAI(api_key="k", base_url=server.base_url, max_retries=0)
+    model = OpenAIResponsesModel(
+        client,
+        "gpt-test",
+        native=True,
+        namespaces="prefix",
+        namespace_descriptions={"hotel_booking": "Hotel bookings."},
+    )
+    registry = ToolRegistry()
+    registry.add_catalog(refs, lambda name, arguments: "ok")
+    server.script(API.answer("ok"))
+    Advisor(model, registry, ReferenceToolIndex(), auto=False).run("x")
+
+    tools = server.bodies[0]["tools"][1:]  # after the search tool
+    top = [t["name"] for t in tools]
+    assert top == [
+        "currency_conversion",
+        "currency_conversion_tools",
+        "hotel_booking",
+        "hotel_booking_tools",
+    ]
+    assert [t["name"] for t in tools[1]["tools"]] == [
+        "currency_conversion_convert",
+        "currency_conversion_get_rate",
+    ]
+    # A given description still finds its namespace under the new wire name.
+    assert tools[3]["description"] == "Hotel bookings."
+
+
 def test_bad_namespaces_argument() -> None:
     with pytest.raises(ValueError, match="namespaces must be"):
         OpenAIResponsesModel(object(), "m", native=True, namespaces="server")  # type: ignore[arg-type]

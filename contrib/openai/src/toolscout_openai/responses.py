@@ -97,6 +97,8 @@ class _Deferred:
     """Tool name → the wire name of its namespace."""
     namespaces: dict[str, str] = field(default_factory=dict)
     """Namespace wire name → its description."""
+    namespace_names: dict[str, str] = field(default_factory=dict)
+    """Namespace wire name → the namespace as the rule named it."""
 
 
 class OpenAIResponsesModel(ClientChatModel):
@@ -212,6 +214,10 @@ class OpenAIResponsesModel(ClientChatModel):
         grouping = dict(self.namespace_rule(tools)) if self.namespace_rule else {}
         deferred = _Deferred(tools, [])
         members: dict[str, list[dict[str, Any]]] = {}
+        self.names.reserve(ref.name for ref in tools)
+        # A namespace never takes a function's name (BFCL has `currency_conversion` both as
+        # a function and as the prefix of `currency_conversion.convert`).
+        functions = {self.names.wire(ref.name) for ref in tools}
         for ref in tools:
             definition = self._tool(ref, deferred=True)
             deferred.definitions[ref.name] = definition
@@ -219,7 +225,8 @@ class OpenAIResponsesModel(ClientChatModel):
             if namespace is None:
                 deferred.wire.append(definition)
                 continue
-            wire = self.namespace_names.wire(namespace)
+            wire = self._namespace_wire(namespace, functions)
+            deferred.namespace_names[wire] = namespace
             deferred.namespace_of[ref.name] = wire
             if wire not in members:
                 members[wire] = []
@@ -229,14 +236,25 @@ class OpenAIResponsesModel(ClientChatModel):
         for item in deferred.wire:
             if item["type"] == "namespace":
                 wire = item["name"]
-                item["description"] = self._describe(wire, members[wire])
+                item["description"] = self._describe(
+                    deferred.namespace_names[wire], wire, members[wire]
+                )
                 item["tools"] = members[wire]
                 deferred.namespaces[wire] = item["description"]
         self._deferred = deferred
         return deferred
 
-    def _describe(self, wire: str, functions: list[dict[str, Any]]) -> str:
-        name = self.namespace_names.name(wire)
+    def _namespace_wire(self, namespace: str, functions: set[str]) -> str:
+        """The namespace's wire name: its own, or `<name>_tools` when a function has that."""
+        wire = self.namespace_names.wire(namespace)
+        suffix = 0
+        while wire in functions:
+            suffix += 1
+            tail = "_tools" if suffix == 1 else f"_tools{suffix}"
+            wire = self.namespace_names.wire(f"{namespace}{tail}")
+        return wire
+
+    def _describe(self, name: str, wire: str, functions: list[dict[str, Any]]) -> str:
         given = self.namespace_descriptions.get(name) or self.namespace_descriptions.get(wire)
         if given:
             return given
