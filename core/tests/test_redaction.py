@@ -97,6 +97,11 @@ def test_redact_text_blanks_every_form_a_secret_takes_in_a_message() -> None:
     assert "host=db password=*** user=u" in redacted
 
 
+def test_redact_text_leaves_the_punctuation_after_a_url() -> None:
+    text = "failed (http://u:p-secret@h/x?k=v-secret): refused; see https://h/doc."
+    assert redact_text(text) == "failed (http://***@h/x?k=***): refused; see https://h/doc."
+
+
 def test_redact_text_keeps_ordinary_messages_whole() -> None:
     text = (
         "unknown option 'dns' (did you mean 'dsn'?); allowed keys: name_weight, dsn; "

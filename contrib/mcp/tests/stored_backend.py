@@ -44,7 +44,7 @@ class StoredRegexIndex(RegexToolIndex):
 
     # --- files -------------------------------------------------------------------------
 
-    def _write(self, path: Path, data: Any) -> None:
+    def _write_file(self, path: Path, data: Any) -> None:
         temporary = path.with_suffix(".tmp")
         temporary.write_text(json.dumps(data), encoding="utf-8")
         os.replace(temporary, path)
@@ -60,7 +60,7 @@ class StoredRegexIndex(RegexToolIndex):
 
     def _create_set(self, toolset: ToolSet) -> None:
         super()._create_set(toolset)
-        self._write(self._set_file(toolset), [t.to_dict() for t in toolset.tools.values()])
+        self._write_file(self._set_file(toolset), [t.to_dict() for t in toolset.tools.values()])
 
     def _update_set(
         self,
@@ -70,7 +70,7 @@ class StoredRegexIndex(RegexToolIndex):
         removed: Sequence[str],
     ) -> None:
         super()._update_set(old, new, changed, removed)
-        self._write(self._set_file(new), [t.to_dict() for t in new.tools.values()])
+        self._write_file(self._set_file(new), [t.to_dict() for t in new.tools.values()])
 
     def _drop_set(self, toolset: ToolSet) -> None:
         super()._drop_set(toolset)
@@ -82,7 +82,7 @@ class StoredRegexIndex(RegexToolIndex):
             sessions.pop(session_id, None)
         else:
             sessions[session_id] = set_id
-        self._write(self.root / "sessions.json", sessions)
+        self._write_file(self.root / "sessions.json", sessions)
 
     def _stored_state(self) -> StoredState | None:
         sets = {

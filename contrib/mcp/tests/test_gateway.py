@@ -123,7 +123,29 @@ async def test_search_tools_returns_names_summaries_and_input_schemas(
 async def test_search_reports_the_servers_that_are_down(client: ClientSession) -> None:
     data = payload(await client.call_tool("search_tools", {"query": "fetch a web page"}))
     assert data["tools"][0]["name"] == "fetch_page"
-    assert "No such file or directory" in data["unavailable_servers"]["broken"]
+    assert data["unavailable_servers"] == {"broken": "failed to start: its command was not found"}
+
+
+async def test_search_says_what_it_missed_and_why_nothing_came_back(
+    client: ClientSession,
+) -> None:
+    data = payload(await client.call_tool("search_tools", {"query": "teleport a llama"}))
+    assert data["tools"] == []
+    assert data["words_no_tool_has"] == ["teleport", "llama"]
+    assert data["note"].startswith("no tool matched; the unavailable servers' tools")
+    found = payload(
+        await client.call_tool("search_tools", {"query": "send a message", "max_results": 1})
+    )
+    assert len(found["tools"]) == 1
+    assert found["matched"] > 1
+    filtered = payload(
+        await client.call_tool(
+            "search_tools", {"query": "create a calendar event", "server": "broken"}
+        )
+    )
+    assert filtered["note"] == (
+        "server 'broken' is unavailable, so none of its tools can be found now"
+    )
 
 
 async def test_call_tool_forwards_to_the_owning_server(client: ClientSession) -> None:

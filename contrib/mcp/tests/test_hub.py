@@ -92,10 +92,15 @@ async def test_search_for_an_unknown_server_names_the_configured_ones(hub: McpTo
         await hub.search("message", server="nope")
 
 
-async def test_a_server_that_cannot_start_is_reported_with_its_command(hub: McpToolHub) -> None:
-    error = hub.failures["broken"]
-    assert "failed to start (/nonexistent/mcp-server --stdio)" in error
-    assert "No such file or directory" in error
+async def test_a_server_that_cannot_start_is_reported_by_kind_and_logged_in_detail(
+    hub: McpToolHub,
+) -> None:
+    # What clients see names the kind of failure; the log adds the error, paths blanked.
+    assert hub.failures["broken"] == "failed to start: its command was not found"
+    detail = hub.upstreams["broken"].detail or ""
+    assert detail.startswith("failed to start: its command was not found [command 'mcp-server'")
+    assert "FileNotFoundError: [Errno 2] No such file or directory" in detail
+    assert "/nonexistent" not in detail
 
 
 async def test_a_server_that_never_answers_fails_after_its_startup_timeout(

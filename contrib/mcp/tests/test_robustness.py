@@ -247,7 +247,7 @@ def test_a_server_whose_tool_list_cannot_be_read_fails_at_once_with_the_reason(
     assert main(["mcp", "tools", "--config", str(config)]) == 0
     assert time.perf_counter() - started < 25
     out = capsys.readouterr().out
-    assert "deep: failed, 0 tools (failed to start (" in out
+    assert "deep: failed, 0 tools (failed to start: its answer could not be read [" in out
     assert "its answer to tools/list could not be read: Invalid JSON: recursion limit" in out
     assert "(a definition is nested too deeply to be read)" in out
     assert "chat: ready, 2 tools" in out

@@ -44,8 +44,9 @@ _SECRET_NAME = re.compile(
     r"key(?!s(?:\b|_)|word)|token(?!s(?:\b|_))|secret|passw|pwd|credential|(?<![a-z])auth(?!ors?\b)",
     re.IGNORECASE,
 )
-# scheme://rest, up to whitespace, a quote or a bracket that closes the text around it.
-_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>`]+")
+# scheme://rest, up to whitespace or a quote, and not the punctuation of the text after it
+# ("failed (http://h/x?k=v): ..." ends at v).
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>`]*[^\s'\"<>`.,:;!?)\]}]")
 # --token VALUE, --api-key=VALUE, -password VALUE (in free text).
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(=|\s+)('[^']*'|\"[^\"]*\"|[^\s'\"]+)")
 # password=VALUE, api_key: VALUE, "token": "VALUE" (conninfo strings, headers, JSON).

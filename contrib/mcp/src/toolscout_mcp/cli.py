@@ -201,8 +201,9 @@ def _summary(hub: Any, backend: str) -> str:
         f"{len(hub.tools)} tools from {ready} of {len(hub.upstreams)} servers indexed "
         f"({backend}, {hub.index_ms:.0f} ms)"
     )
-    for server, error in hub.failures.items():
-        line += f"\n  server {server!r} unavailable: {error}"
+    for status in hub.status():
+        if status["state"] != "ready" and status["detail"]:
+            line += f"\n  server {status['server']!r} unavailable: {status['detail']}"
     for collision in hub.collisions:
         line += f"\n  server {collision.server!r}: {collision.reason}"
     return line
@@ -252,11 +253,12 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
 
     servers = _enabled_servers(args.config)
-    token = args.auth_token or os.environ.get(AUTH_TOKEN_ENV) or None
+    # An empty --auth-token or variable is refused (check_auth_token), never taken as none.
+    token = args.auth_token if args.auth_token is not None else os.environ.get(AUTH_TOKEN_ENV)
     if args.transport == "http":
         # Refused before any server starts: a gateway open to the network by mistake.
         http_security(args.host, token, args.allow_remote, args.allowed_host)
-    elif args.allow_remote or args.auth_token or args.allowed_host:
+    elif args.allow_remote or args.auth_token is not None or args.allowed_host:
         raise ValueError("--allow-remote, --auth-token and --allowed-host need --transport http")
     is_loopback_host = is_loopback(args.host)
     restart = _restart_policy(args)
@@ -366,7 +368,7 @@ def cmd_tools(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     for server in data["servers"]:
         line = f"{server['server']}: {server['state']}, {server['tools']} tools"
-        out.write(line + (f" ({server['error']})" if server["error"] else "") + "\n")
+        out.write(line + (f" ({server['detail']})" if server["detail"] else "") + "\n")
     for tool in data["tools"]:
         out.write(f"  {tool['name']}  [{tool['server']}]  {tool['summary']}\n")
     if data["collisions"]:

@@ -35,9 +35,11 @@ import mcp.types as types
 from mcp import MCPError
 from mcp.server.lowlevel import NotificationOptions, Server
 from toolscout.errors import ConfigError, ToolscoutError
+from toolscout.redaction import redact_text
 from toolscout.types import MAX_QUERY_LENGTH
 
 from toolscout_mcp.hub import HubTool, McpToolHub
+from toolscout_mcp.upstream import _log_to_stderr
 
 __all__ = [
     "AUTH_TOKEN_ENV",
@@ -267,6 +269,14 @@ class Gateway:
             return tool_error(str(error))
         except MCPError as error:  # the upstream answered the call with a protocol error
             return tool_error(f"the MCP server refused the call: {error.error.message}")
+        except Exception as error:  # anything else: its text may quote the configuration
+            secrets = [s for u in self.hub.upstreams.values() for s in u.secrets]
+            _log_to_stderr(
+                redact_text(f"{params.name} failed: {type(error).__name__}: {error}", secrets)
+            )
+            return tool_error(
+                f"{params.name} failed ({type(error).__name__}); the gateway's log has the details"
+            )
 
     def _call_arguments(self, arguments: Mapping[str, Any]) -> tuple[str, Any]:
         unexpected = sorted(set(arguments) - {"name", "arguments"})
@@ -318,8 +328,13 @@ class Gateway:
         if server is not None and not isinstance(server, str):
             raise ValueError(f"server must be a server name, got {server!r}")
         async with self._client(ctx).searching:
-            found = await self.hub.search(query, limit, server=server)
+            found, matched = await self.hub.search_counted(query, limit, server=server)
         payload: dict[str, Any] = {"tools": [self._describe(tool) for tool in found]}
+        if matched > len(found):
+            payload["matched"] = matched  # tools that match in all; max_results shows more
+        missing = self.hub.unmatched_words(query)
+        if missing:
+            payload["words_no_tool_has"] = missing
         failures = self.hub.failures
         if failures:
             payload["unavailable_servers"] = failures
@@ -327,10 +342,28 @@ class Gateway:
             await self._discover(ctx, found)
             payload["note"] = "these tools are now in your tool list; call them directly"
         elif not found:
-            payload["note"] = "no tool matched; try other words for the capability"
+            payload["note"] = self._nothing_found(server, failures)
         return types.CallToolResult(
             content=_text(json.dumps(payload, ensure_ascii=False)), structured_content=payload
         )
+
+    def _nothing_found(self, server: str | None, failures: Mapping[str, str]) -> str:
+        """Why a search found nothing, and what to do next."""
+        if server is not None and server in failures:
+            return f"server {server!r} is unavailable, so none of its tools can be found now"
+        if server is not None:
+            others = ", ".join(name for name in self.hub.upstreams if name != server)
+            return (
+                f"no tool of server {server!r} matched; search without server"
+                + (f" (other servers: {others})" if others else "")
+                + ", or try other words for the capability"
+            )
+        if failures:
+            return (
+                "no tool matched; the unavailable servers' tools cannot be searched now: "
+                "try other words, or again later"
+            )
+        return "no tool matched; try other words for the capability"
 
     @staticmethod
     def _describe(tool: HubTool) -> dict[str, Any]:
@@ -462,6 +495,8 @@ def http_security(
                 f"{AUTH_TOKEN_ENV} (or --auth-token), e.g. to the output of "
                 "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
             )
+    if auth_token is not None:
+        check_auth_token(auth_token)
     if auth_token is not None and len(auth_token) < MIN_AUTH_TOKEN_LENGTH:
         raise ConfigError(
             f"the bearer token is {len(auth_token)} characters long; use at least "
@@ -493,6 +528,26 @@ def http_security(
         ],
     )
     return settings, names
+
+
+def check_auth_token(token: str) -> None:
+    """Refuse a bearer token no client could send: empty, blank, with spaces at either end
+    (an HTTP client trims them, so it would never match), or not printable ASCII."""
+    problem = None
+    if not token.strip():
+        problem = "is empty" if not token else "is only blanks"
+    elif token != token.strip():
+        problem = "begins or ends with blanks (a copied newline?)"
+    elif any(char.isspace() for char in token):
+        problem = "contains blanks"
+    elif not (token.isascii() and token.isprintable()):
+        problem = "has characters an HTTP header cannot carry (printable ASCII only)"
+    if problem is not None:
+        raise ConfigError(
+            f"the bearer token {problem}: no client could send it; use one word of "
+            f"printable ASCII, at least {MIN_AUTH_TOKEN_LENGTH} characters, e.g. the output "
+            "of python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
 
 
 class BearerAuth:

@@ -267,7 +267,12 @@ class McpToolHub:
 
     @property
     def failures(self) -> dict[str, str]:
-        """Servers that are down (failed to start, or died and not back yet), with why."""
+        """Servers that are down (failed to start, or died and not back yet), with why.
+
+        The reason is a kind of failure ("failed to start: refused the connection"), safe to
+        show any client: never a URL, command line, path or configured value. The log's
+        account, with the error itself redacted, is each upstream's `detail`.
+        """
         return {
             name: upstream.error
             for name, upstream in self.upstreams.items()
@@ -275,7 +280,8 @@ class McpToolHub:
         }
 
     def status(self) -> list[dict[str, Any]]:
-        """Per server: its state, tool count, restarts and error, for display."""
+        """Per server: its state, tool count, restarts, error (as `failures` gives it) and
+        the log's redacted `detail`, for the operator."""
         by_server = self._view.by_server
         return [
             {
@@ -284,6 +290,7 @@ class McpToolHub:
                 "tools": len(by_server.get(name, {})),
                 "restarts": upstream.restarts,
                 "error": upstream.error,
+                "detail": upstream.detail if upstream.state != "ready" else None,
             }
             for name, upstream in self.upstreams.items()
         ]
@@ -475,11 +482,26 @@ class McpToolHub:
         whenever that many tools match. A query over `toolscout.types.MAX_QUERY_LENGTH` is
         a `ValueError`.
         """
+        found, _ = await self.search_counted(query, max_results, server=server)
+        return found
+
+    def unmatched_words(self, query: str) -> list[str]:
+        """The words of `query` that no tool of the hub contains (as core's `tool_search`
+        names them to the model)."""
+        from toolscout.advisor.search_tool import unmatched_words
+
+        session = self._view.session
+        return [] if session is None else unmatched_words(self.index, session, query)
+
+    async def search_counted(
+        self, query: str, max_results: int = 5, *, server: str | None = None
+    ) -> tuple[list[HubTool], int]:
+        """`search`, and how many of the hub's tools matched in all (at least those found)."""
         if server is not None and server not in self.upstreams:
             raise ValueError(f"unknown server {server!r}; configured: {', '.join(self.upstreams)}")
         view = self._view
         if view.session is None or not view.tools:
-            return []
+            return [], 0
         wanted = {"server": server} if server is not None else None
         filtered = wanted is not None and not self.index.capabilities.metadata_filter
         # An index without metadata filters ranks everything; the server is kept below.
@@ -495,9 +517,11 @@ class McpToolHub:
                 await upstream.refresh()
             view = self._view
         found = [view.tools[name] for name in response.names if name in view.tools]
+        total = response.total_matches
         if filtered:
             found = [tool for tool in found if tool.server == server]
-        return found[:max_results]
+            total = len(found)
+        return found[:max_results], max(total, len(found[:max_results]))
 
     def check_arguments(self, tool: HubTool, arguments: object) -> dict[str, Any]:
         """The arguments as a dict, or `ToolArgumentsError` naming what does not fit."""

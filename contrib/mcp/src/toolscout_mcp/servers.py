@@ -19,11 +19,19 @@ import difflib
 import json
 import re
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from toolscout.errors import ConfigError
+from toolscout.redaction import (
+    MASK,
+    is_secret_name,
+    redact_argv,
+    redact_url,
+    redact_value,
+    url_secrets,
+)
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -70,7 +78,9 @@ class ServerConfig(BaseModel):
         if self.type in ("http", "streamable-http") and self.url is None:
             raise ValueError(f'is "type": "{self.type}" but has no "url"')
         if self.url is not None and not self.url.startswith(("http://", "https://")):
-            raise ValueError(f'has "url" {self.url!r}; expected an http:// or https:// URL')
+            raise ValueError(
+                f'has "url" {redact_url(self.url)!r}; expected an http:// or https:// URL'
+            )
         return self
 
     @property
@@ -78,10 +88,34 @@ class ServerConfig(BaseModel):
         return "stdio" if self.command is not None else "http"
 
     def describe(self) -> str:
-        """How the server is reached, for messages: the command line or the URL."""
+        """How the server is reached, for log lines: its program's name, or its URL with
+        neither credentials nor query values. Never shown to clients (they get the server's
+        name), and no path, argument or environment value: any of them may be a secret."""
         if self.command is not None:
-            return " ".join([self.command, *self.args])
-        return str(self.url)
+            return f"command {PurePath(self.command).name!r}"
+        return redact_url(str(self.url))
+
+    def secrets(self) -> list[str]:
+        """Every value of this entry that may be a secret, as written, to blank wherever a
+        message (an exception's, the server's own stderr) quotes it: environment and header
+        values, the URL's credentials and query values, secret arguments (`--token X`,
+        `--api-key=X`, `API_KEY=X`), and the paths (command, `cwd`)."""
+        found: list[str] = [*(self.env or {}).values()]
+        for value in (self.headers or {}).values():
+            found.append(value)
+            found.extend(value.split()[1:])  # the credentials of "Bearer X"
+        if self.url is not None:
+            found.extend(url_secrets(self.url))
+        shown = redact_argv(self.args)
+        for written, redacted in zip(self.args, shown, strict=True):
+            if written != redacted:
+                found.append(written.partition("=")[2] if "=" in redacted else written)
+                found.extend(url_secrets(written))
+        if self.command is not None and ("/" in self.command or "\\" in self.command):
+            found.append(self.command)
+        if self.cwd:
+            found.append(self.cwd)
+        return [secret for secret in dict.fromkeys(found) if secret]
 
 
 _KEYS = sorted(
@@ -133,7 +167,10 @@ def _explain(error: ValidationError, name: str, source: str) -> str:
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             problems.append(f"unknown key {key!r}{hint}; allowed keys: {', '.join(_KEYS)}")
         elif key:
-            problems.append(f"{key}: {item['msg']} (got {item.get('input')!r})")
+            shown = redact_value(item.get("input"))
+            if key.startswith(("env", "headers")) or is_secret_name(key):
+                shown = MASK  # the values of these may all be secrets
+            problems.append(f"{key}: {item['msg']} (got {shown!r})")
         else:
             problems.append(str(item["msg"]).removeprefix("Value error, "))
     return f"{source}: server {name!r} " + "; ".join(problems)

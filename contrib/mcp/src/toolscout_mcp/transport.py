@@ -21,6 +21,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -52,6 +53,7 @@ _CHUNK = 64 * 1024
 _KEEP = 4096  # bytes kept of each end of a dropped message, to find its id
 _TERMINATE_TIMEOUT = 2.0  # seconds a server gets to exit after its stdin closes, then SIGTERM
 _KILL_TIMEOUT = 2.0  # seconds after SIGTERM before SIGKILL
+_MAX_STDERR_LINE = 64 * 1024  # a server's stderr line longer than this is logged in pieces
 
 _HEAD_ID = re.compile(
     rb'^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*[,}]'
@@ -185,18 +187,50 @@ async def stdio_transport(
     limits: Limits,
     on_exit: Callable[[str], None],
     log: Callable[[str], None],
+    redact: Callable[[str], str] = lambda text: text,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """A server subprocess as the SDK's (read, write) streams, with bounded messages.
 
     `on_exit(reason)` is called once the server's stdout ends (it exited or closed it).
+    The server's stderr goes to `errlog` line by line through `redact`: a server that
+    prints its arguments or environment must not put their secrets in the gateway's log.
     """
     process = await anyio.open_process(
         [command, *args],
         env=_environment(env),
         cwd=cwd,
-        stderr=errlog,
+        stderr=subprocess.PIPE,
         start_new_session=True,
     )
+    stderr_done = anyio.Event()
+
+    async def forward_stderr() -> None:
+        assert process.stderr is not None
+
+        def emit(line: bytes) -> None:
+            text = redact(line.decode("utf-8", "replace").rstrip("\r\n"))
+            with suppress(Exception):  # a closed log stream costs the log line only
+                errlog.write(text + "\n")
+                errlog.flush()
+
+        pending = b""
+        try:
+            while True:
+                try:
+                    chunk = await process.stderr.receive(_CHUNK)
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    break
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    emit(line)
+                if len(pending) > _MAX_STDERR_LINE:  # a line without end: written in pieces
+                    emit(pending)
+                    pending = b""
+        finally:
+            if pending:
+                emit(pending)
+            stderr_done.set()
+
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -277,20 +311,26 @@ async def stdio_transport(
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             await read_writer.aclose()
 
-    try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(reader)
-            tg.start_soon(writer)
-            try:
-                yield read_stream, write_stream
-            finally:
-                tg.cancel_scope.cancel()
-    finally:
-        with anyio.CancelScope(shield=True):
-            await write_stream.aclose()
-            await read_stream.aclose()
-            await _stop(process)
-            await process.aclose()
+    async with anyio.create_task_group() as logging_group:
+        logging_group.start_soon(forward_stderr)
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(reader)
+                tg.start_soon(writer)
+                try:
+                    yield read_stream, write_stream
+                finally:
+                    tg.cancel_scope.cancel()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await write_stream.aclose()
+                await read_stream.aclose()
+                await _stop(process)
+                # The server's last words (why it exited) are read to the end.
+                with anyio.move_on_after(_KILL_TIMEOUT):
+                    await stderr_done.wait()
+                logging_group.cancel_scope.cancel()
+                await process.aclose()
 
 
 async def _exit_reason(process: Any) -> str:

@@ -10,7 +10,11 @@ when it does.
 
 from __future__ import annotations
 
+import errno
 import math
+import os
+import socket
+import ssl
 import sys
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
@@ -18,10 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
 import anyio
+import httpx2  # the SDK's HTTP client (a dependency of mcp 2.x)
 import mcp.types as types
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from toolscout.errors import ToolscoutError
+from toolscout.redaction import redact_text
 
 from toolscout_mcp.servers import ServerConfig
 from toolscout_mcp.transport import (
@@ -106,13 +112,67 @@ class RestartPolicy:
             return self.max_delay
 
 
-def _one_line(error: BaseException) -> str:
-    """The innermost meaningful message of an error (task groups wrap them in groups)."""
+def _innermost(error: BaseException) -> BaseException:
+    """The error a task group wrapped (in groups of one, however deep)."""
     # BaseExceptionGroup by duck type: Python 3.10 has it only through the backport.
     while len(getattr(error, "exceptions", ())) == 1:
         error = error.exceptions[0]  # type: ignore[attr-defined]
+    return error
+
+
+def _one_line(error: BaseException) -> str:
+    """The innermost meaningful message of an error, for the log (redact it first)."""
+    error = _innermost(error)
     text = " ".join(str(error).split()) or type(error).__name__
     return f"{type(error).__name__}: {text}"
+
+
+def _causes(error: BaseException) -> list[BaseException]:
+    found: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and len(found) < 16 and current not in found:
+        found.append(current)
+        current = current.__cause__ or current.__context__
+    return found
+
+
+def reason_class(error: BaseException, config: ServerConfig) -> str:
+    """What went wrong, in words safe to show a client: never a URL, a command line, a
+    path or a value of the configuration, only the kind of failure."""
+    error = _innermost(error)
+    chain = _causes(error)
+    for cause in chain:
+        if isinstance(cause, ConnectionRefusedError):
+            return "refused the connection"
+        if isinstance(cause, socket.gaierror):
+            return "unreachable (its host name did not resolve)"
+        if isinstance(cause, ssl.SSLError):
+            return "unreachable (the TLS handshake failed)"
+    if isinstance(error, httpx2.HTTPStatusError):
+        status = error.response.status_code
+        refused = " (its credentials were refused)" if status in (401, 403) else ""
+        return f"answered HTTP {status}{refused}"
+    if any(isinstance(c, (httpx2.TimeoutException, TimeoutError)) for c in chain):
+        return "timed out"
+    if isinstance(error, (httpx2.TransportError, ConnectionError)):
+        return "unreachable"
+    if isinstance(error, FileNotFoundError):
+        if config.cwd is not None and not os.path.isdir(config.cwd):
+            return "its working directory (cwd) does not exist"
+        return "its command was not found"
+    if isinstance(error, PermissionError):
+        return "its command could not be run (permission denied)"
+    if isinstance(error, OSError):
+        return f"could not be started ({errno.errorcode.get(error.errno or 0, 'OSError')})"
+    if isinstance(error, MCPError):
+        if error.error.code == CONNECTION_CLOSED:
+            return "its connection closed"
+        if error.error.code == types.PARSE_ERROR:
+            return "its answer could not be read"
+        return f"it answered with an error (code {error.error.code})"
+    if isinstance(error, (anyio.ClosedResourceError, anyio.BrokenResourceError, EOFError)):
+        return "its connection closed"
+    return f"failed ({type(error).__name__})"
 
 
 class Upstream:
@@ -131,7 +191,11 @@ class Upstream:
         self.config = config
         self.name = config.name
         self.state: State = "starting"
+        #: Why the server is down, in words safe to show a client (`reason_class`).
         self.error: str | None = None
+        #: The same with the underlying error, redacted, for the log.
+        self.detail: str | None = None
+        self.secrets = config.secrets()
         self.tools: list[types.Tool] = []
         self.restart = restart if restart is not None else RestartPolicy()
         self.max_result_bytes = max_result_bytes
@@ -159,12 +223,12 @@ class Upstream:
     def _transport(self, limits: Limits) -> AbstractAsyncContextManager[Any]:
         config = self.config
         if config.command is not None:
-            errlog = _real_file(self._errlog or sys.stderr)
+            errlog = self._errlog or sys.stderr
             if sys.platform == "win32":  # pragma: no cover - the SDK's process handling
                 params = StdioServerParameters(
                     command=config.command, args=list(config.args), env=config.env, cwd=config.cwd
                 )
-                return stdio_client(params, errlog=errlog)
+                return stdio_client(params, errlog=_real_file(errlog))
             return stdio_transport(
                 config.command,
                 list(config.args),
@@ -174,6 +238,7 @@ class Upstream:
                 limits=limits,
                 on_exit=self._exited,
                 log=lambda text: self._log(f"server {self.name!r}: {text}"),
+                redact=lambda text: redact_text(text, self.secrets),
             )
         client = limited_http_client(dict(config.headers or {}), limits)
         return _http_transport(str(config.url), client)
@@ -196,8 +261,8 @@ class Upstream:
                 delay = policy.delay(failures)
                 self.retry_at = policy.clock() + delay
                 self._log(
-                    f"server {self.name!r} is down ({self.error}); restarting in {delay:g}s "
-                    f"(restart {self.restarts + 1})"
+                    f"server {self.name!r} is down ({self.detail or self.error}); restarting "
+                    f"in {delay:g}s (restart {self.restarts + 1})"
                 )
                 with anyio.CancelScope() as self._pause:
                     await policy.sleep(delay)
@@ -249,18 +314,19 @@ class Upstream:
                         await self._lost(self._exit or "its connection closed")
                     self._task_group.cancel_scope.cancel()
             if scope.cancelled_caught and self.state == "starting":
+                message = f"did not start within {startup:g}s (startupTimeout)"
                 self._fail(
-                    f"did not start within {startup:g}s (startupTimeout); check the command "
-                    f"{self.config.describe()!r} or raise startupTimeout"
+                    message,
+                    f"{message}; check its {self.config.describe()} or raise startupTimeout",
                 )
         except Exception as error:
             if self.state == "starting" and not self._closing.is_set():
-                reason = f": {self._exit}" if self._exit else ""
-                self._fail(
-                    f"failed to start ({self.config.describe()}): {_one_line(error)}{reason}"
-                )
+                # The exit status says more than the broken pipe it caused.
+                reason = self._exit or reason_class(error, self.config)
+                self._fail(f"failed to start: {reason}", self._detail(error))
             elif self.state == "ready":
-                await self._lost(f"connection lost: {_one_line(error)}")
+                reason = reason_class(error, self.config)
+                await self._lost(f"its connection was lost: {reason}", self._detail(error))
         finally:
             self._session = None
             self._task_group = None
@@ -285,13 +351,21 @@ class Upstream:
         self._exit = reason
         self._ended.set()
 
-    def _fail(self, message: str) -> None:
+    def _detail(self, error: BaseException) -> str:
+        """The log's account of `error`: which way the server is reached, the reason and the
+        error itself, every secret of the configuration blanked."""
+        exit_reason = f"; {self._exit}" if self._exit else ""
+        text = f"{self.config.describe()}: {_one_line(error)}{exit_reason}"
+        return redact_text(text, self.secrets)
+
+    def _fail(self, message: str, detail: str | None = None) -> None:
         self.state = "failed"
         self.error = message
+        self.detail = f"{message} [{detail}]" if detail and detail != message else message
         self._settled.set()
         self._ended.set()
 
-    async def _lost(self, message: str) -> None:
+    async def _lost(self, message: str, detail: str | None = None) -> None:
         """A started server died: record why, and take its tools out of the hub's index.
 
         Returns once its tools are out, whoever noticed first (the call that failed, or
@@ -301,7 +375,7 @@ class Upstream:
             if self.state == "failed":  # noticed first elsewhere: its tools are going out
                 await self._down.wait()
             return
-        self._fail(message)
+        self._fail(message, detail)
         self.tools = []
         try:
             await self._on_tools_changed(self)
@@ -337,7 +411,9 @@ class Upstream:
                 self.tools = await self._list_tools(session)
         except Exception as error:
             await self._lost(
-                f"could not re-list its tools after tools/list_changed: {_one_line(error)}"
+                "could not re-list its tools after tools/list_changed: "
+                + reason_class(error, self.config),
+                self._detail(error),
             )
             return
         await self._on_tools_changed(self)
@@ -377,8 +453,17 @@ class Upstream:
                 await self._lost(f"its connection closed during a call to {tool!r} ({cause})")
                 raise self.unavailable() from None
             raise
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError) as error:
-            await self._lost(f"connection lost during a call to {tool!r}: {_one_line(error)}")
+        except (
+            anyio.ClosedResourceError,
+            anyio.BrokenResourceError,
+            OSError,
+            httpx2.TransportError,
+        ) as error:
+            await self._lost(
+                f"its connection was lost during a call to {tool!r}: "
+                + reason_class(error, self.config),
+                self._detail(error),
+            )
             raise self.unavailable() from None
         if sys.platform == "win32":  # pragma: no cover - the SDK's transport reads it whole
             size = len(result.model_dump_json(by_alias=True, exclude_none=True))
