@@ -115,9 +115,9 @@ def test_an_unknown_option_names_it_and_lists_the_allowed_options() -> None:
     with pytest.raises(ConfigError) as caught:
         toolscout.load_index("optioned", pth="x")
     message = str(caught.value)
-    assert "option of backend optioned 'pth' = 'x'" in message
+    assert "option of backend 'optioned' 'pth' = 'x'" in message
     assert "did you mean 'path'?" in message
-    assert "max_results, path, threads" in message
+    assert "max_results" in message and "path, threads" in message
 
 
 def test_a_bad_option_value_names_the_option_and_value() -> None:

@@ -15,12 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import toolscout
 from pydantic import Field
-from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
-from toolscout.index import Query
-from toolscout.options import IndexOptions
-from toolscout.toolsets import ToolSet
+from toolscout.backend import (
+    Capabilities,
+    IndexOptions,
+    Query,
+    ToolHit,
+    ToolIndexBase,
+    ToolReference,
+    ToolSet,
+    hookimpl,
+)
 
 
 class MiniBM25Options(IndexOptions):
@@ -123,6 +128,6 @@ class MiniBM25Index(ToolIndexBase):
         return hits[: query.limit], len(hits)
 
 
-@toolscout.hookimpl
+@hookimpl
 def register_backends(register: Callable[[type[Any]], None]) -> None:
     register(MiniBM25Index)

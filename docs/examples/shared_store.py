@@ -22,11 +22,17 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from toolscout import Capabilities, ConfigError, ToolHit, ToolReference
-from toolscout.index import Query
-from toolscout.options import PersistentOptions
-from toolscout.shared import SharedToolIndexBase, StaleSet
-from toolscout.toolsets import ToolSet
+from toolscout.backend import (
+    Capabilities,
+    ConfigError,
+    PersistentOptions,
+    Query,
+    SharedToolIndexBase,
+    StaleSet,
+    ToolHit,
+    ToolReference,
+    ToolSet,
+)
 
 K1, B = 1.2, 0.75
 #: One set's documents (a tool and its weighted term counts) and its document frequencies.

@@ -22,6 +22,10 @@ class TestSQLiteSharedIndex(ToolIndexConformance, SharedStoreConformance):
         return SQLiteSharedIndex(path=str(tmp_path / "scored.sqlite3"), min_score=1.0)
 
     @pytest.fixture
+    def build_with_options(self, tmp_path: Path) -> Callable[..., SQLiteSharedIndex]:
+        return functools.partial(SQLiteSharedIndex, path=str(tmp_path / "built.sqlite3"))
+
+    @pytest.fixture
     def reopen(self) -> Callable[[SQLiteSharedIndex], SQLiteSharedIndex]:
         def reopen(index: SQLiteSharedIndex) -> SQLiteSharedIndex:
             index.close()

@@ -73,5 +73,5 @@ def test_an_option_named_like_a_secret_is_hidden_whole(
     # An option the backend does not take, whose name says it holds a secret.
     status, out, err = run(capsys, "--option", f"password={SECRET}")
     assert status == 2 and err.count("\n") == 1
-    assert "unknown option of backend postgres 'password' = '***'" in err
+    assert "unknown option of backend 'postgres' 'password' = '***'" in err
     assert SECRET not in out + err

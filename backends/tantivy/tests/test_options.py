@@ -20,7 +20,7 @@ def test_an_unknown_option_names_the_allowed_ones() -> None:
     ["name_boost", "parameters_boost", "description_boost", "exact_name_boost", "stemmer"],
 )
 def test_the_old_spellings_are_refused(old: str) -> None:
-    with pytest.raises(ConfigError, match=rf"unknown option of backend tantivy '{old}'"):
+    with pytest.raises(ConfigError, match=rf"unknown option of backend 'tantivy' '{old}'"):
         TantivyToolIndex(**{old: 1})
 
 

@@ -1,0 +1,62 @@
+"""Everything a backend author imports, from one module (as llm plugins import only `llm`).
+
+    from toolscout.backend import Capabilities, Query, ToolHit, ToolIndexBase, ToolSet
+
+An engine whose process holds the sessions subclasses `ToolIndexBase`; a store shared by
+many workers subclasses `SharedToolIndexBase`; a vector store `VectorIndexBase` (hybrid
+search from keyword and vector candidates, fused by core). See docs/writing-a-backend.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from toolscout.errors import CatalogError, ConfigError, ToolscoutError
+from toolscout.hookspecs import hookimpl
+from toolscout.index import (
+    Capabilities,
+    Query,
+    StaleSet,
+    StoreRaceError,
+    ToolIndex,
+    ToolIndexBase,
+    check_session_id,
+)
+from toolscout.lazy import lazy_attributes
+from toolscout.shared import SharedToolIndexBase
+from toolscout.toolsets import StoredState, ToolSet, definition_key, merged_tools
+from toolscout.types import ToolHit, ToolReference, ToolSearchRequest, ToolSearchResponse
+
+if TYPE_CHECKING:
+    from toolscout.options import IndexOptions, PersistentOptions
+
+__all__ = [
+    "Capabilities",
+    "CatalogError",
+    "ConfigError",
+    "IndexOptions",
+    "PersistentOptions",
+    "Query",
+    "SharedToolIndexBase",
+    "StaleSet",
+    "StoreRaceError",
+    "StoredState",
+    "ToolHit",
+    "ToolIndex",
+    "ToolIndexBase",
+    "ToolReference",
+    "ToolSearchRequest",
+    "ToolSearchResponse",
+    "ToolSet",
+    "ToolscoutError",
+    "check_session_id",
+    "definition_key",
+    "hookimpl",
+    "merged_tools",
+]
+
+# The option models import pydantic: only when a backend declares its options.
+__getattr__ = lazy_attributes(
+    __name__,
+    {"IndexOptions": "toolscout.options", "PersistentOptions": "toolscout.options"},
+)
