@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -26,11 +27,14 @@ def build(entry: Registered, options: dict[str, Any], kind: str = "backend") -> 
             raise ConfigError(
                 format_validation_error(error, f"option of {kind} {entry.name}", model)
             ) from None
-        return cls(**validated.model_dump())
+        options = validated.model_dump()
     try:
-        return cls(**options)
+        # Checked apart from the call, so a TypeError raised while building is not mistaken
+        # for a bad option.
+        inspect.signature(cls).bind(**options)
     except TypeError as error:
         raise ConfigError(f"bad options for {kind} {entry.name}: {error}") from None
+    return cls(**options)  # an index's base validates them: a ConfigError naming the key
 
 
 def load_index(name: str | None = None, *, settings: Settings | None = None, **options: Any) -> Any:
