@@ -61,6 +61,11 @@ class IndexOptions(BaseModel):
     max_results: int = Field(
         5, ge=1, le=10_000, description="Results a search returns when the request does not say."
     )
+    split_query: bool = Field(
+        True,
+        description="Also search each clause of a query that asks for several things (its "
+        "sentences, cut at 'then', 'also', 'finally' ...), so every step finds its tool.",
+    )
 
 
     @field_validator("*")
