@@ -67,7 +67,6 @@ class IndexOptions(BaseModel):
         "sentences, cut at 'then', 'also', 'finally' ...), so every step finds its tool.",
     )
 
-
     @field_validator("*")
     @classmethod
     def _weights_in_range(cls, value: Any, info: ValidationInfo) -> Any:
