@@ -1,6 +1,7 @@
 """Progressive tool disclosure with Claude, in classic or native (deferred-tool) mode.
 
     pip install ./core ./backends/regex ./contrib/anthropic    # from a clone of the repository
+    python docs/examples/anthropic_advisor.py           # offline: a scripted test model
     export ANTHROPIC_API_KEY=sk-ant-...
     python docs/examples/anthropic_advisor.py           # classic: discovered tools are sent
     python docs/examples/anthropic_advisor.py native    # native: defer_loading + tool_reference
@@ -19,6 +20,8 @@ from typing import Any
 import anthropic
 import toolscout
 from toolscout import Advisor, ToolRegistry
+from toolscout.advisor import ChatRequest, ChatResponse
+from toolscout.advisor.scripted import ScriptedChatModel, answer, call, calls
 from toolscout_anthropic import AnthropicChatModel
 
 registry = ToolRegistry()
@@ -56,11 +59,42 @@ async def lookup_order(order_id: str) -> str:
     return f"order {order_id}: shipped, arriving Friday"
 
 
+def offline_model(native: bool = False) -> ScriptedChatModel:
+    """Offline: toolscout's scripted test model playing the part of a real one.
+
+    It searches, calls the tools its request offers (or, natively, references), and
+    answers from their results.
+    """
+
+    def search(request: ChatRequest) -> ChatResponse:
+        return calls(
+            call("tool_search", query="order status"),
+            call("tool_search", query="create invoice"),
+        )
+
+    def use(request: ChatRequest) -> ChatResponse:
+        return calls(
+            call("lookup_order", {"order_id": "A-1001"}),
+            call("create_invoice", {"customer": "ACME", "amount": 120}),
+        )
+
+    def conclude(request: ChatRequest) -> ChatResponse:
+        results = [m.content for m in request.messages if m.role == "tool"][-2:]
+        return answer("From the tools (offline model): " + "; ".join(results))
+
+    return ScriptedChatModel([search, use, conclude], supports_tool_references=native)
+
+
 def main(mode: str = "classic", index: Any = None, prompt: str | None = None) -> str:
     """Run one question through the advisor and print what each request carried."""
-    client = anthropic.Anthropic()  # reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL
-    name = os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-4-5")
-    model = AnthropicChatModel(client, name, native=mode == "native", max_tokens=1024)
+    model: Any
+    if os.environ.get("ANTHROPIC_API_KEY"):
+        client = anthropic.Anthropic()  # reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL
+        name = os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-4-5")
+        model = AnthropicChatModel(client, name, native=mode == "native", max_tokens=1024)
+    else:
+        print("no ANTHROPIC_API_KEY: the model is toolscout's scripted test model (offline)")
+        model = offline_model(native=mode == "native")
     # Five tools: auto mode (the default) would send them all; off here to show search.
     index = index if index is not None else toolscout.load_index()
     advisor = Advisor(model, registry, index, auto=False)
@@ -82,7 +116,4 @@ def main(mode: str = "classic", index: Any = None, prompt: str | None = None) ->
 
 
 if __name__ == "__main__":
-    if not os.environ.get("ANTHROPIC_API_KEY"):
-        # The SDK's own error is a traceback; a missing key is the usual first stumble.
-        sys.exit("anthropic_advisor.py: set ANTHROPIC_API_KEY to run this example")
     main(sys.argv[1] if len(sys.argv) > 1 else "classic")

@@ -1,6 +1,7 @@
 """Progressive tool disclosure with OpenAI: the model sees one search tool, not every tool.
 
     pip install ./core ./backends/regex ./contrib/openai    # from a clone of the repository
+    python docs/examples/openai_advisor.py            # offline: a scripted test model
     export OPENAI_API_KEY=sk-...          # OPENAI_BASE_URL for a compatible server
     python docs/examples/openai_advisor.py            # Chat Completions
     python docs/examples/openai_advisor.py responses  # the Responses API
@@ -18,6 +19,8 @@ from typing import Any, Literal
 import openai
 import toolscout
 from toolscout import Advisor, ToolRegistry
+from toolscout.advisor import ChatRequest, ChatResponse
+from toolscout.advisor.scripted import ScriptedChatModel, answer, call, calls
 from toolscout_openai import OpenAIChatModel, OpenAIResponsesModel
 
 registry = ToolRegistry()
@@ -87,13 +90,46 @@ def call_mcp(name: str, arguments: dict[str, Any]) -> str:
 registry.add_catalog(CATALOG, call_mcp)
 
 
+def offline_model(native: bool = False) -> ScriptedChatModel:
+    """Offline: toolscout's scripted test model playing the part of a real one.
+
+    It searches, calls the tools its request offers (or, natively, references), and
+    answers from their results.
+    """
+
+    def search(request: ChatRequest) -> ChatResponse:
+        return calls(
+            call("tool_search", query="weather city"),
+            call("tool_search", query="convert currency"),
+        )
+
+    def use(request: ChatRequest) -> ChatResponse:
+        return calls(
+            call("get_weather", {"city": "Lisbon"}),
+            call("convert_currency", {"amount": 250, "source": "EUR", "target": "USD"}),
+        )
+
+    def conclude(request: ChatRequest) -> ChatResponse:
+        results = [m.content for m in request.messages if m.role == "tool"][-2:]
+        return answer("From the tools (offline model): " + "; ".join(results))
+
+    return ScriptedChatModel([search, use, conclude], supports_tool_references=native)
+
+
 def main(api: str = "chat", index: Any = None, prompt: str | None = None) -> str:
     """Run one question through the advisor and print what each request carried."""
-    client = openai.OpenAI()  # reads OPENAI_API_KEY and OPENAI_BASE_URL
-    name = os.environ.get("OPENAI_MODEL", "gpt-4.1-mini")
-    model = (
-        OpenAIResponsesModel(client, name) if api == "responses" else OpenAIChatModel(client, name)
-    )
+    model: Any
+    if os.environ.get("OPENAI_API_KEY"):
+        client = openai.OpenAI()  # reads OPENAI_API_KEY and OPENAI_BASE_URL
+        name = os.environ.get("OPENAI_MODEL", "gpt-4.1-mini")
+        model = (
+            OpenAIResponsesModel(client, name)
+            if api == "responses"
+            else OpenAIChatModel(client, name)
+        )
+    else:
+        print("no OPENAI_API_KEY: the model is toolscout's scripted test model (offline)")
+        model = offline_model()
     # Five tools: auto mode (the default) would send them all; off here to show search.
     index = index if index is not None else toolscout.load_index()
     advisor = Advisor(model, registry, index, auto=False)
@@ -113,10 +149,4 @@ def main(api: str = "chat", index: Any = None, prompt: str | None = None) -> str
 
 
 if __name__ == "__main__":
-    if not os.environ.get("OPENAI_API_KEY"):
-        # The SDK's own error is a traceback; a missing key is the usual first stumble.
-        sys.exit(
-            "openai_advisor.py: set OPENAI_API_KEY (and OPENAI_BASE_URL for a compatible "
-            "server) to run this example"
-        )
     main(sys.argv[1] if len(sys.argv) > 1 else "chat")

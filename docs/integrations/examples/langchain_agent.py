@@ -1,11 +1,15 @@
 """Tool search in a LangChain v1 agent: the model sees the search tool, not every tool.
 
     pip install ./core ./backends/regex ./contrib/langchain langchain-openai
+    python docs/integrations/examples/langchain_agent.py   # offline: a scripted fake model
     export OPENAI_API_KEY=sk-...          # OPENAI_BASE_URL for a compatible server
-    python docs/integrations/examples/langchain_agent.py
+    python docs/integrations/examples/langchain_agent.py   # the same agent on OpenAI
 
 `ToolSearchMiddleware` decides which tools each model request carries; a second, tiny
-middleware prints them, so you see the disclosure happen.
+middleware prints them, so you see the disclosure happen. Without `OPENAI_API_KEY` the
+model is LangChain's own fake chat model replaying the turns a real model takes here
+(search twice, call the two tools found, answer): the agent, the middleware, the search
+and the tools all run for real.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from typing import Any, Literal
 import toolscout
 from langchain.agents import create_agent
 from langchain.agents.middleware import ModelRequest, ModelResponse, wrap_model_call
+from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 from langgraph.checkpoint.memory import InMemorySaver
@@ -77,11 +84,51 @@ def print_tools(
     return handler(request)
 
 
-def main(index: Any = None, prompt: str | None = None) -> str:
-    model = ChatOpenAI(
-        model=os.environ.get("OPENAI_MODEL", "gpt-4.1-mini"),
-        base_url=os.environ.get("OPENAI_BASE_URL"),  # None: OpenAI
+class ScriptedModel(GenericFakeChatModel):
+    """LangChain's fake chat model, made to accept tools (it replays its messages)."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+        return self
+
+
+def offline_model() -> BaseChatModel:
+    """The turns a real model takes for the example's question, replayed."""
+    return ScriptedModel(
+        messages=iter(
+            [
+                AIMessage(
+                    "",
+                    tool_calls=[
+                        {"id": "s1", "name": "tool_search", "args": {"query": "weather city"}},
+                        {"id": "s2", "name": "tool_search", "args": {"query": "convert currency"}},
+                    ],
+                ),
+                AIMessage(
+                    "",
+                    tool_calls=[
+                        {"id": "c1", "name": "get_weather", "args": {"city": "Lisbon"}},
+                        {
+                            "id": "c2",
+                            "name": "convert_currency",
+                            "args": {"amount": 250, "source": "EUR", "target": "USD"},
+                        },
+                    ],
+                ),
+                AIMessage("Sunny in Lisbon; 250 EUR is 270 USD. (scripted offline reply)"),
+            ]
+        )
     )
+
+
+def main(index: Any = None, prompt: str | None = None) -> str:
+    if os.environ.get("OPENAI_API_KEY"):
+        model: BaseChatModel = ChatOpenAI(
+            model=os.environ.get("OPENAI_MODEL", "gpt-4.1-mini"),
+            base_url=os.environ.get("OPENAI_BASE_URL"),  # None: OpenAI
+        )
+    else:
+        print("no OPENAI_API_KEY: the model is LangChain's fake chat model (scripted turns)")
+        model = offline_model()
     search = ToolSearchMiddleware(
         index if index is not None else toolscout.load_index(),  # the configured backend
         pinned=["current_date"],

@@ -1,11 +1,14 @@
 """Tool search in a PydanticAI agent: the model sees the search tool, not every tool.
 
     pip install ./core ./backends/regex ./contrib/pydantic-ai "pydantic-ai-slim[openai]"
+    python docs/integrations/examples/pydantic_ai_agent.py   # offline: a FunctionModel
     export OPENAI_API_KEY=sk-...          # OPENAI_BASE_URL for a compatible server
-    python docs/integrations/examples/pydantic_ai_agent.py
+    python docs/integrations/examples/pydantic_ai_agent.py   # the same agent on OpenAI
 
 `ToolscoutToolset` decides which tools each model request carries; a small wrapper model
-prints them, so you see the disclosure happen.
+prints them, so you see the disclosure happen. Without `OPENAI_API_KEY` the model is
+PydanticAI's own `FunctionModel` playing the part of a real one: it searches, calls the
+tools it is offered, and answers from their results.
 """
 
 from __future__ import annotations
@@ -15,8 +18,16 @@ from typing import Any, Literal
 
 import toolscout
 from pydantic_ai import Agent
-from pydantic_ai.messages import ModelMessage, ModelResponse
-from pydantic_ai.models import ModelRequestParameters
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
+from pydantic_ai.models import Model, ModelRequestParameters
+from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.models.wrapper import WrapperModel
 from pydantic_ai.providers.openai import OpenAIProvider
@@ -77,9 +88,44 @@ class PrintTools(WrapperModel):
         return await super().request(messages, model_settings, model_request_parameters)
 
 
+def play_the_model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Offline: what a real model does here, decided from what the request carries."""
+    offered = {tool.name for tool in info.function_tools}
+    returns = [
+        part
+        for message in messages
+        if isinstance(message, ModelRequest)
+        for part in message.parts
+        if isinstance(part, ToolReturnPart)
+    ]
+    if not returns:  # search first
+        return ModelResponse(
+            parts=[
+                ToolCallPart("tool_search", {"query": "weather city"}, "s1"),
+                ToolCallPart("tool_search", {"query": "convert currency"}, "s2"),
+            ]
+        )
+    if {"get_weather", "convert_currency"} <= offered and len(returns) == 2:
+        return ModelResponse(
+            parts=[
+                ToolCallPart("get_weather", {"city": "Lisbon"}, "c1"),
+                ToolCallPart(
+                    "convert_currency", {"amount": 250, "source": "EUR", "target": "USD"}, "c2"
+                ),
+            ]
+        )
+    results = "; ".join(str(part.content) for part in returns[-2:])
+    return ModelResponse(parts=[TextPart(f"From the tools (offline model): {results}")])
+
+
 def main(index: Any = None, prompt: str | None = None) -> str:
-    provider = OpenAIProvider(base_url=os.environ.get("OPENAI_BASE_URL"))  # None: OpenAI
-    model = OpenAIChatModel(os.environ.get("OPENAI_MODEL", "gpt-4.1-mini"), provider=provider)
+    model: Model
+    if os.environ.get("OPENAI_API_KEY"):
+        provider = OpenAIProvider(base_url=os.environ.get("OPENAI_BASE_URL"))  # None: OpenAI
+        model = OpenAIChatModel(os.environ.get("OPENAI_MODEL", "gpt-4.1-mini"), provider=provider)
+    else:
+        print("no OPENAI_API_KEY: the model is PydanticAI's FunctionModel (offline)")
+        model = FunctionModel(play_the_model)
     toolset = ToolscoutToolset(
         TOOLS,
         index if index is not None else toolscout.load_index(),  # the configured backend
