@@ -4,6 +4,7 @@ counts) and the folders plugins name (`register_cache_folders`)."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -111,3 +112,107 @@ def test_off_shows_both_core_parts_off(
     monkeypatch.setenv(CACHE_DIR_ENV, "off")
     text = run(capsys, "cache", "show")
     assert "vectors: off" in text and "tokens: off" in text
+
+
+# --- damaged files, freeing the disk, the command's words (issue 24: 4, 15) -----------------
+
+
+def fill_vectors(count: int) -> Path:
+    """Write `count` vectors to the shared cache; returns its file."""
+    cache = shared_cache()
+    cache.embed_documents(HashingEmbedder(), [f"tool text number {n}" for n in range(count)])
+    assert cache.disk_path is not None
+    return cache.disk_path
+
+
+def damage(path: Path, how: str) -> None:
+    if how == "random":
+        path.write_bytes(os.urandom(20_000))
+    else:  # truncated mid-file, as by a full disk or a killed copy
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 3])
+
+
+@pytest.mark.parametrize("how", ["random", "truncated"])
+def test_a_damaged_vector_cache_is_shown_and_cleared(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
+    path = fill_vectors(2000)
+    shared_cache().close()
+    for suffix in ("-wal", "-shm"):  # what a killed process leaves beside the file
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+    damage(path, how)
+    vectors = report(capsys)["vectors"]
+    assert vectors["damaged"] and vectors["models"] == []
+    assert "`toolscout cache clear vectors` removes it" in run(capsys, "cache", "show")
+    assert main(["cache", "clear", "--model", "hashing/64/"]) == 2
+    assert "toolscout cache clear vectors" in capsys.readouterr().err
+    run(capsys, "cache", "clear", "vectors")
+    vectors = report(capsys)["vectors"]  # gone: this process's cache starts a sound file
+    assert vectors["damaged"] is None and vectors["models"] == []
+    assert vectors["file_bytes"] < 100_000
+
+
+def test_a_damaged_token_count_cache_is_shown_and_cleared(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = cache_dir / "tokens" / "counts.sqlite3"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(os.urandom(5000))
+    tokens = report(capsys)["tokens"]
+    assert tokens["damaged"] and tokens["counts"] == 0
+    assert "`toolscout cache clear tokens` removes it" in run(capsys, "cache", "show")
+    assert json.loads(run(capsys, "cache", "clear", "tokens", "--json")) == {"tokens": 0}
+    assert not path.exists()
+
+
+def test_clearing_the_vectors_frees_the_disk(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = fill_vectors(5000)
+    before = report(capsys)["vectors"]["file_bytes"]
+    assert before > 1_000_000
+    assert json.loads(run(capsys, "cache", "clear", "vectors", "--json")) == {"vectors": 5000}
+    after = sum(f.stat().st_size for f in path.parent.glob(path.name + "*"))
+    assert after < 100_000, f"{before:,} bytes before the clear, {after:,} after"
+    # This process's cache goes on, with a new file.
+    fill_vectors(3)
+    assert report(capsys)["vectors"]["models"][0]["vectors"] == 3
+
+
+def test_clearing_one_models_vectors_frees_its_share_of_the_disk(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fill_vectors(5000)
+    shared_cache().embed_documents(HashingEmbedder(seed="other"), ["one", "two"])
+    before = report(capsys)["vectors"]["file_bytes"]
+    assert run(capsys, "cache", "clear", "--model", HashingEmbedder().model_id) == (
+        "removed vectors: 5,000\n"
+    )
+    after = report(capsys)["vectors"]
+    assert [m["vectors"] for m in after["models"]] == [2]
+    assert after["file_bytes"] < before / 4, f"{before:,} bytes before, {after['file_bytes']:,}"
+
+
+def test_clearing_an_unknown_model_names_the_models_held(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fill_vectors(2)
+    assert main(["cache", "clear", "--model", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "no vectors of model 'nope'" in err and HashingEmbedder().model_id in err
+    assert len(err.strip().splitlines()) == 1
+    assert report(capsys)["vectors"]["models"][0]["vectors"] == 2  # nothing was removed
+
+
+def test_show_says_where_the_cache_directory_comes_from(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert f"(from {CACHE_DIR_ENV})" in run(capsys, "cache", "show")
+    monkeypatch.delenv(CACHE_DIR_ENV)
+    monkeypatch.chdir(cache_dir.parent)
+    Path("toolscout.toml").write_text(f'cache_dir = "{cache_dir}"\n', encoding="utf-8")
+    assert "(from the cache_dir setting)" in run(capsys, "cache", "show")
+    Path("toolscout.toml").unlink()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_dir.parent / "xdg"))
+    assert f"(set {CACHE_DIR_ENV} to move it)" in run(capsys, "cache", "show")

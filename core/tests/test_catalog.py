@@ -320,3 +320,33 @@ def test_eval_catalog_keeps_dotted_names() -> None:
         pytest.skip(f"the shared eval data is not checked out at {EVAL}")
     names = {t.name for t in load_catalog(EVAL / "bfcl" / "tools.jsonl")}
     assert "math.sum" in names
+
+
+# --- issue 24: 12, 16 ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_utf8_file_with_a_byte_order_mark_is_read(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"tools{suffix}"
+    tool = {"name": "make_order", "description": "Create an order."}
+    text = json.dumps(tool) + "\n" if suffix == ".jsonl" else json.dumps([tool])
+    path.write_text(text, encoding="utf-8-sig")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert [t.name for t in load_catalog(path)] == ["make_order"]
+
+
+@pytest.mark.parametrize(
+    ("suffix", "where"), [(".json", "tools.json: "), (".jsonl", "tools.jsonl:2: ")]
+)
+def test_a_number_too_long_to_read_names_the_file(tmp_path: Path, suffix: str, where: str) -> None:
+    huge = "9" * 5000
+    big = f'{{"name": "big", "parameters": {{"properties": {{"n": {{"maximum": {huge}}}}}}}}}'
+    small = '{"name": "small"}'
+    text = f"{small}\n{big}\n" if suffix == ".jsonl" else f"[{small}, {big}]"
+    path = tmp_path / f"tools{suffix}"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(path)
+    message = str(caught.value)
+    assert message.startswith(str(tmp_path / where.split(":")[0]))
+    assert where.rstrip(" ") in message and "a number of 5,000 digits" in message

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -681,3 +682,133 @@ def test_a_queries_file_nested_past_the_recursion_limit_is_one_line(
         capsys, "eval", "--catalog", str(catalog), "--queries", str(path), "-b", "reference"
     )
     assert_one_line_error(code, out, err, "deep_queries.jsonl:1", "nested too deeply")
+
+
+# --- issue 24: a closed pipe, nothing found, warnings, bad pyproject (5, 10, 15) ------------
+
+
+class _ClosedPipe(io.StringIO):
+    """A stdout whose reader left: every write fails as a closed pipe does."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_leaves_the_pipe_ends_the_command_quietly_with_status_0(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert main(["search", "weather", "--catalog", str(catalog), "-b", "reference"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_search_that_finds_nothing_says_nothing_was_saved(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    code, out, _err = run(capsys, "search", "zzqxv", "--catalog", str(catalog), "-b", "reference")
+    assert code == 0
+    assert "no tool matched" in out
+    assert out.splitlines()[-1].endswith(
+        "no tool found, so no tool definitions sent; nothing saved"
+    )
+    assert "saved " not in out
+
+
+class _NoisyIndex(ReferenceToolIndex):
+    """The reference index, logging what a backend with a failing cache logs."""
+
+    name: ClassVar[str] = "noisy"
+
+    def search(self, request: Any) -> Any:
+        for _ in range(3):  # a cache that fails on every batch
+            logging.getLogger("toolscout.embedders").warning("the cache at %s failed", "/x")
+        logging.getLogger("toolscout_noisy.engine").warning("a plugin's own warning")
+        logging.getLogger("toolscout.embedders").info("not a warning")
+        logging.getLogger("urllib3").warning("another library's warning")
+        return super().search(request)
+
+
+class _NoisyPlugin:
+    @toolscout.hookimpl
+    def register_backends(self, register: Callable[[type[Any]], None]) -> None:
+        register(_NoisyIndex)
+
+
+@pytest.fixture
+def noisy() -> Iterator[None]:
+    registry.register_plugin(_NoisyPlugin(), name="cli-test-noisy")
+    yield
+    registry.unregister_plugin("cli-test-noisy")
+
+
+def test_toolscout_warnings_reach_the_user_once_per_run(
+    capsys: pytest.CaptureFixture[str], catalog: Path, noisy: None
+) -> None:
+    code, out, err = run(capsys, "search", "weather", "--catalog", str(catalog), "-b", "noisy")
+    assert code == 0 and "get_weather_forecast" in out
+    assert err.splitlines() == [
+        "toolscout: warning: the cache at /x failed",
+        "toolscout: warning: a plugin's own warning",
+    ]
+
+
+def test_a_failing_command_prints_its_error_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, noisy: None
+) -> None:
+    missing = tmp_path / "missing.json"
+    logging.getLogger("toolscout.plugins").warning("a warning before the failure")
+    code, out, err = run(capsys, "search", "weather", "--catalog", str(missing), "-b", "noisy")
+    assert_one_line_error(code, out, err, "missing.json")
+
+
+def test_a_warning_with_a_secret_reaches_the_user_redacted(
+    capsys: pytest.CaptureFixture[str], catalog: Path, noisy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def leaky(self: Any, request: Any) -> Any:
+        logging.getLogger("toolscout.x").warning(
+            "cannot reach %s", "postgresql://app:pw-secret-1@db/tools"
+        )
+        return ReferenceToolIndex.search(self, request)
+
+    monkeypatch.setattr(_NoisyIndex, "search", leaky)
+    code, _out, err = run(capsys, "search", "weather", "--catalog", str(catalog), "-b", "noisy")
+    assert code == 0 and "cannot reach" in err and "pw-secret-1" not in err
+
+
+def test_a_damaged_token_count_cache_is_a_warning_naming_the_fix(
+    capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path
+) -> None:
+    from toolscout import tokens
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TOOLSCOUT_CACHE_DIR", str(tmp_path / "cache"))
+        (tmp_path / "cache" / "tokens").mkdir(parents=True)
+        (tmp_path / "cache" / "tokens" / "counts.sqlite3").write_bytes(os.urandom(5000))
+        tokens._CACHE.forget(close=True)  # this process opens the file again
+        try:
+            code, _out, err = run(
+                capsys, "search", "weather", "--catalog", str(catalog), "-b", "reference"
+            )
+        finally:
+            tokens._CACHE.forget(close=True)
+    assert code == 0
+    (line,) = err.splitlines()
+    assert line.startswith("toolscout: warning: the token-count cache at ")
+    assert "damaged" in line and "`toolscout cache clear tokens` removes it" in line
+
+
+@pytest.mark.parametrize(
+    "pyproject",
+    ['[tool]\ntoolscout = "regex"\n', 'tool = "x"\n', "[tool]\ntoolscout = [1, 2]\n"],
+)
+@pytest.mark.parametrize("argv", [["search", "weather"], ["demo"], ["cache", "show"]])
+def test_a_pyproject_whose_tool_table_is_not_a_table_is_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    demo_catalog: None,
+    pyproject: str,
+    argv: list[str],
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    code, out, err = run(capsys, *argv)
+    assert_one_line_error(code, out, err, str(tmp_path / "pyproject.toml"), "must be a table")

@@ -460,3 +460,57 @@ def test_a_token_count_is_not_taken_for_a_secret() -> None:
         load_settings(auto={"tokens": 1.5})
     with pytest.raises(ConfigError, match=r"'auto.tokns' = 3 \(did you mean 'tokens'\?\)"):
         load_settings(auto={"tokns": 3})
+
+
+# --- files that cannot be read (issue 24: 10, 12, 16) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "got"),
+    [
+        ('[tool]\ntoolscout = "regex"\n', "tool.toolscout", "str 'regex'"),
+        ("[tool]\ntoolscout = [1, 2]\n", "tool.toolscout", "list [1, 2]"),
+        ('tool = "x"\n', "tool", "str 'x'"),
+    ],
+)
+def test_a_pyproject_tool_table_that_is_not_a_table_names_the_file_and_key(
+    text: str, key: str, got: str
+) -> None:
+    Path("pyproject.toml").write_text(text, "utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert str(Path.cwd() / "pyproject.toml") in message
+    assert f"`{key}` must be a table" in message and got in message
+    assert "[tool.toolscout]" in message
+
+
+def test_a_toolscout_toml_that_is_a_directory_names_it() -> None:
+    Path("toolscout.toml").mkdir()
+    with pytest.raises(ConfigError, match=r"toolscout\.toml is a directory"):
+        load_settings()
+
+
+@pytest.mark.parametrize("name", ["toolscout.toml", "pyproject.toml"])
+def test_a_config_file_that_is_not_utf8_names_the_file_and_the_byte(name: str) -> None:
+    Path(name).write_bytes(b'backend = "\xff\xfe"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert str(Path.cwd() / name) in message and "not UTF-8" in message and "0xff" in message
+
+
+def test_a_number_too_long_to_read_names_the_file() -> None:
+    toolscout_toml(f"max_results = {'9' * 5000}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert str(Path.cwd() / "toolscout.toml") in message
+    assert "a number of 5,000 digits" in message and "set_int_max_str_digits" not in message
+
+
+@pytest.mark.parametrize("name", ["toolscout.toml", "pyproject.toml"])
+def test_a_config_file_with_a_byte_order_mark_is_read(name: str) -> None:
+    table = "[tool.toolscout]\n" if name == "pyproject.toml" else ""
+    Path(name).write_bytes(b"\xef\xbb\xbf" + f'{table}backend = "duckdb"\n'.encode())
+    assert load_settings().backend == "duckdb"

@@ -227,3 +227,22 @@ def test_splitting_only_removes_separators(identifier: str) -> None:
 @given(st.text(max_size=30))
 def test_split_words_are_never_empty(identifier: str) -> None:
     assert all(split_identifier(identifier))
+
+
+def test_text_under_defs_is_searchable() -> None:
+    # pydantic writes nested models under $defs and points at them with $ref (issue 24, 16).
+    schema = {
+        "type": "object",
+        "properties": {"item": {"$ref": "#/$defs/Item"}},
+        "$defs": {
+            "Item": {
+                "type": "object",
+                "description": "A flamingo figurine.",
+                "properties": {"paintColour": {"type": "string", "description": "Paint hue."}},
+            }
+        },
+        "definitions": {"Size": {"description": "Height in centimetres."}},
+    }
+    text = ToolReference("make_order", "Create an order.", schema).text.parameters
+    for expected in ("item", "flamingo figurine", "paint Colour", "Paint hue", "centimetres"):
+        assert expected in text, text

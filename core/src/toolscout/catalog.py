@@ -14,6 +14,8 @@ Fields besides these (provenance, annotations) go into the tool's metadata.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -116,7 +118,8 @@ def _read_file(path: Path) -> list[ToolReference]:
     if path.suffix in (".parquet", ".arrow", ".feather"):
         return _read_arrow_file(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark (as Windows editors write) is read as nothing.
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise CatalogError(f"{path}: not UTF-8 text ({error})") from None
     stripped = text.lstrip()
@@ -158,6 +161,21 @@ def _loads(text: str, where: str) -> Any:
             f"{where}: the JSON is nested too deeply to read (tool schemas may nest at most "
             f"{MAX_SCHEMA_DEPTH} levels); flatten it"
         ) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as error:  # an integer longer than Python converts (4,300 digits)
+        raise CatalogError(f"{where}: {too_long_number(error)}") from None
+
+
+def too_long_number(error: ValueError) -> str:
+    """What a reader says of a number too long to convert (`int` refuses 4,300+ digits)."""
+    digits = re.search(r"has (\d+) digits", str(error))
+    size = f" of {int(digits.group(1)):,} digits" if digits else ""
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+    return (
+        f"a number{size} is longer than toolscout reads ({limit:,} digits at most); "
+        "shorten it or write it as a string"
+    )
 
 
 def _read_arrow_file(path: Path) -> list[ToolReference]:

@@ -19,7 +19,6 @@ one line on stderr; `main(argv)` returns the exit status, so the CLI is testable
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import logging
 import os
@@ -641,10 +640,10 @@ class _Warnings(logging.Handler):
 def _warnings_to_stderr() -> Iterator[_Warnings]:
     """Show toolscout's warnings on stderr while the CLI runs: the CLI is an
     application, and a library logs to nobody."""
+    from toolscout.redaction import RedactingFilter
+
     handler = _Warnings()
-    redaction = _redaction_filter()
-    if redaction is not None:
-        handler.addFilter(redaction)
+    handler.addFilter(RedactingFilter())  # a URL's password or a --token value: blanked
     root = logging.getLogger()
     root.addHandler(handler)
     try:
@@ -652,16 +651,6 @@ def _warnings_to_stderr() -> Iterator[_Warnings]:
     finally:
         root.removeHandler(handler)
         handler.show()
-
-
-def _redaction_filter() -> logging.Filter | None:
-    """toolscout's filter that blanks secrets out of log records, where this core has one."""
-    try:
-        module = importlib.import_module("toolscout.redaction")
-    except ImportError:
-        return None
-    factory = getattr(module, "RedactingFilter", None)
-    return factory() if callable(factory) else None
 
 
 def _quiet_stdout() -> None:

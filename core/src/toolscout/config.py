@@ -361,9 +361,13 @@ def read_config_file(path: Path) -> dict[str, Any]:
     try:
         document: dict[str, Any] = toml.loads(text)
     except ValueError as error:  # TOMLDecodeError, or an integer too long to convert
-        message = " ".join(str(error).split())
+        message = " ".join(str(error).split()) + "; fix the TOML syntax"
+        if "integer string conversion" in message:
+            from toolscout.catalog import too_long_number
+
+            message = too_long_number(error)
         raise ConfigError(
-            f"could not read the toolscout configuration in {path}: {message}; fix the TOML"
+            f"could not read the toolscout configuration in {path}: {message}"
         ) from None
     if path.name != "pyproject.toml":
         return document

@@ -102,6 +102,17 @@ def schema_properties(
         if isinstance(options, (list, tuple)):
             for option in options:
                 yield from schema_properties(option, depth + 1)
+    for definition in _definitions(schema):
+        yield from schema_properties(definition, depth + 1)
+
+
+def _definitions(schema: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """The subschemas under `$defs` (and draft-7 `definitions`) that `$ref`s point at:
+    what a pydantic model's parameters say about their nested types is written there."""
+    for key in ("$defs", "definitions"):
+        definitions = schema.get(key)
+        if isinstance(definitions, Mapping):
+            yield from (d for d in definitions.values() if isinstance(d, Mapping))
 
 
 def _schema_parameters(schema: Mapping[str, Any] | None) -> Iterator[str]:
@@ -110,6 +121,19 @@ def _schema_parameters(schema: Mapping[str, Any] | None) -> Iterator[str]:
         description = prop.get("description") if prop is not None else None
         if isinstance(description, str) and description:
             yield split_words(description)
+    yield from _definition_descriptions(schema)
+
+
+def _definition_descriptions(schema: Mapping[str, Any] | None, depth: int = 0) -> Iterator[str]:
+    """The descriptions of the types under `$defs`, as far down as `schema_properties`
+    goes (their properties come from there)."""
+    if not isinstance(schema, Mapping) or depth > 4:
+        return
+    for definition in _definitions(schema):
+        description = definition.get("description")
+        if isinstance(description, str) and description:
+            yield split_words(description)
+        yield from _definition_descriptions(definition, depth + 1)
 
 
 def tool_text(ref: ToolReference) -> ToolText:
