@@ -7,11 +7,12 @@ the schema again, `open_again` opens a second index on it (they share it).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import pytest
-from toolscout.testing import ToolIndexConformance
+from toolscout.testing import SharedStoreConformance, ToolIndexConformance
 from toolscout_postgres import PostgresToolIndex
 
 
@@ -83,8 +84,12 @@ class _Vectors(_Postgres):
         super().test_a_change_by_one_sharer_is_its_own(index)
 
 
-class TestKeyword(_Postgres):
+class TestKeyword(_Postgres, SharedStoreConformance):
     options: ClassVar[dict[str, Any]] = {"mode": "keyword"}
+
+    @pytest.fixture
+    def store_factory(self, dsn: str, schema: str) -> Callable[[], PostgresToolIndex]:
+        return functools.partial(PostgresToolIndex, dsn=dsn, schema=schema, mode="keyword")
 
 
 class TestVector(_Vectors):

@@ -1,10 +1,12 @@
 """`PostgresToolIndex`: one tool index in PostgreSQL that many workers share.
 
-Core's `ToolIndexBase` keeps sessions and tool sets in memory, per process. Here the
-database is the only record: every worker may index and search every session, so a
-session is resolved to its set by the statement that searches it (`sql.KEYWORD`,
-`sql.hybrid_search`, ...), and every change is one transaction that reads the session's
-current set, works out the new one and points the session at it:
+The database is the only record of sessions: every worker may index and search every
+session. So this is a store on core's `SharedToolIndexBase`: core resolves a session to
+its set (`_resolve_session`, from this process's cache of sets when it may), works out
+each change and retries when the session's set went stale; the store searches a set with
+a statement that also returns the set and revision the session holds now (`sql.KEYWORD`,
+`sql.hybrid_search`, ...), and writes each change in one transaction that checks, under
+the session's lock, that the session still holds the set core read (`_write_session`):
 
 - Definitions are stored once, by core's collision-free `definition_key`, with their
   postings (and embedding); sets are lists of definitions, unique by fingerprint, so two
@@ -38,23 +40,20 @@ import time
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from toolscout.analysis import name_candidates
 from toolscout.errors import ConfigError, ToolscoutError
-from toolscout.filters import matches
-from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
+from toolscout.index import Capabilities, Query
+from toolscout.shared import SharedToolIndexBase, StaleSet
 from toolscout.toolsets import ToolSet, definition_key
 from toolscout.types import (
-    SearchMetadata,
     ToolHit,
     ToolReference,
-    ToolSearchRequest,
-    ToolSearchResponse,
 )
+from toolscout.vectors import fuse
 
 from toolscout_postgres import sql
 from toolscout_postgres.connection import (
@@ -113,7 +112,7 @@ class CachedSet:
         tools: dict[uuid.UUID, ToolReference],
     ) -> CachedSet:
         by_name = {tool.name: tool for tool in tools.values()}
-        toolset = ToolSet(set_id.hex, MappingProxyType(by_name), fingerprint.hex)
+        toolset = ToolSet(set_id.hex, MappingProxyType(by_name), fingerprint.hex, revision)
         keys = {tool.name: key for key, tool in tools.items()}
         return cls(set_id, revision, fingerprint, toolset, keys, {k: n for n, k in keys.items()})
 
@@ -194,7 +193,7 @@ class _Outcome:
     definitions: int = 0
 
 
-class PostgresToolIndex(ToolIndexBase):
+class PostgresToolIndex(SharedToolIndexBase):
     """Tool search in PostgreSQL: BM25F full text, pgvector, or both (see the module
     docstring). Thread-safe; any number of processes may share one schema."""
 
@@ -231,6 +230,7 @@ class PostgresToolIndex(ToolIndexBase):
         )
         self._hints: OrderedDict[str, uuid.UUID] = OrderedDict()
         self._hints_lock = threading.Lock()
+        self._close_lock = threading.Lock()
         # Definition keys of tools this process wrote lately, by object identity (a tool
         # indexed into many sessions is hashed once); the weak reference proves the id
         # still names that object.
@@ -500,9 +500,7 @@ class PostgresToolIndex(ToolIndexBase):
             )
             for split in (False, True):
                 plain["HYBRID" + ("_SPLIT" if split else "") + suffix] = (
-                    sql.hybrid_search(indexed, self.options.fusion, split)
-                    .format(s=s)
-                    .replace("<=>", operator)
+                    sql.hybrid_search(indexed, split).format(s=s).replace("<=>", operator)
                 )
         self._statements = plain
 
@@ -658,16 +656,18 @@ class PostgresToolIndex(ToolIndexBase):
 
     # --- the protocol: reads ---------------------------------------------------------------
 
-    def _held(self, session_id: str, *, fresh: bool) -> ToolSet | None:
+    def _resolve_session(self, session_id: str, *, fresh: bool) -> ToolSet | None:
+        """The session's set: from this process's cache when allowed and known (a search
+        checks the revision in its own statement), else as stored now."""
+        if not fresh:
+            hint = self._hint(session_id)
+            cached = self._sets_cache.get(hint) if hint is not None else None
+            if cached is not None:
+                return cached.toolset
         held = self._resolve(session_id)
         return held.toolset if held is not None else None
 
-    def tools(self, session_id: str) -> dict[str, ToolReference]:
-        """The session's tools by name (a copy), as stored now."""
-        held = self._resolve(check_session_id(session_id))
-        return dict(held.toolset.tools) if held is not None else {}
-
-    def sessions(self) -> list[str]:
+    def _session_ids(self) -> list[str]:
         """Every session that holds tools, in this schema (whichever worker indexed it)."""
         return self._run(
             lambda conn: [row[0] for row in conn.execute(self._statements["SESSIONS"])],
@@ -691,69 +691,26 @@ class PostgresToolIndex(ToolIndexBase):
         )
         return int(row[0]) if row else 0
 
-    def search(self, request: ToolSearchRequest) -> ToolSearchResponse:
-        if not isinstance(request, ToolSearchRequest):
-            raise TypeError(f"search expects a ToolSearchRequest, got {type(request).__name__}")
-        start = time.perf_counter()
-        text = request.query.replace("\x00", " ")
-        if not text.strip():
-            return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1000.0)
-        session_id = request.session_id
-        limit = request.limit(self.default_max_results)
-        wanted = request.metadata_filter
-        vector: Any = None
-        if self.mode != "keyword":
-            vector = self._query_vectors(text)
-        held: CachedSet | None = None
-        rows: list[tuple[Any, ...]] = []
-        allowed: frozenset[str] | None = None
-        for _attempt in range(4):
-            hint = self._hint(session_id)
-            guess = self._sets_cache.get(hint) if hint is not None else None
-            allowed = None
-            keys: list[uuid.UUID] | None = None
-            if wanted:
-                if guess is None:
-                    guess = self._resolve(session_id)
-                    if guess is None:
-                        return ToolSearchResponse.empty(self.name, _ms(start))
-                allowed = frozenset(
-                    name
-                    for name, tool in guess.toolset.tools.items()
-                    if matches(tool.metadata, wanted)
-                )
-                keys = [guess.keys[name] for name in allowed]
-            rows = self._query(session_id, text, limit, keys, vector)
-            if not rows:  # the session holds nothing
-                self._remember(session_id, None)
-                return ToolSearchResponse.empty(self.name, _ms(start))
-            set_id, revision = rows[0][0], int(rows[0][1])
-            if guess is not None and guess.id == set_id and guess.revision == revision:
-                held = guess
-            else:
-                held = self._sets_cache.get(set_id)
-                if held is None or held.revision != revision:
-                    held = self._load(set_id)
-                self._remember(session_id, set_id)
-                if held is None or held.revision != revision or wanted:
-                    # Changed meanwhile, or the filter was evaluated on another set: again,
-                    # now that this process holds the session's current set.
-                    held = None
-                    continue
-            break
-        if held is None:
-            raise DatabaseUnavailable(
-                f"postgres search of session {session_id!r} at {self.where} kept racing "
-                "changes to its tool set; try again"
-            )
-        self._remember(session_id, held.id)
-        hits, total = self._hits(held, rows, allowed)
-        named = held.toolset.named(name_candidates(text))
-        if allowed is not None:
-            named = [name for name in named if name in allowed]
-        query = Query(text, limit, analyzer=self.analyzer, named=named, allowed=allowed)
-        hits, total = self._rank(held.toolset, query, hits, total)
-        return ToolSearchResponse(tuple(hits), total, SearchMetadata(self.name, _ms(start)))
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        """Search the session's set in one statement, which also returns the set id and
+        revision the session holds: another one than `toolset` is a `StaleSet`."""
+        set_id = uuid.UUID(hex=toolset.id)
+        held = self._sets_cache.get(set_id)
+        if held is None or held.revision != toolset.revision:
+            held = self._load(set_id)
+            if held is None or held.revision != toolset.revision:
+                raise StaleSet(query.session_id)
+        keys = [held.keys[name] for name in query.allowed] if query.allowed is not None else None
+        vector = self._query_vectors(query.text) if self.mode != "keyword" else None
+        rows = self._query(query.session_id, query.text, query.limit, keys, vector)
+        if not rows:  # the session holds nothing now
+            self._remember(query.session_id, None)
+            raise StaleSet(query.session_id)
+        if rows[0][0] != held.id or int(rows[0][1]) != held.revision:
+            self._remember(query.session_id, rows[0][0])
+            raise StaleSet(query.session_id)
+        self._remember(query.session_id, held.id)
+        return self._hits(held, rows, query)
 
     def _query_vectors(self, text: str) -> Any:
         """The query's vector; in hybrid mode with `split_query`, a list of `Vector`s: the
@@ -819,8 +776,9 @@ class PostgresToolIndex(ToolIndexBase):
         )
 
     def _hits(
-        self, held: CachedSet, rows: list[tuple[Any, ...]], allowed: frozenset[str] | None
+        self, held: CachedSet, rows: list[tuple[Any, ...]], query: Query
     ) -> tuple[list[ToolHit], int]:
+        allowed = query.allowed
         tools = held.toolset.tools
         names = held.names
         if self.mode == "keyword":
@@ -834,49 +792,46 @@ class PostgresToolIndex(ToolIndexBase):
             # Every tool with a vector is ranked: all of them match.
             total = max(len(found), len(allowed) if allowed is not None else len(held))
             return [ToolHit(name, score, tools[name].summary) for name, score in found], total
-        # Hybrid: the fused order decides; the score reported is a similarity floor (the
-        # lowest cosine similarity of the hit and every hit above it), so scores descend
-        # and `min_score` keeps the hits at least that similar, ranked first.
-        fused = [
-            (names[row[5]], float(row[6]), float(row[7]))
-            for row in rows
-            if row[5] is not None and row[5] in names
-        ]
-        fused.sort(key=lambda hit: (-hit[1], hit[0]))
-        floor = self.options.min_score
-        if floor > 0:
-            fused = [hit for hit in fused if hit[2] >= floor] + [
-                hit for hit in fused if hit[2] < floor
-            ]
-        hits = []
-        lowest = float("inf")
-        for name, _fused, similarity in fused:
-            lowest = min(lowest, similarity)
-            hits.append(ToolHit(name, lowest, tools[name].summary))
-        return hits, len(hits)
+        # Hybrid: the statement found each ranking's candidates; core fuses them.
+        similarity: dict[str, float] = {}
+        by_vector: list[tuple[str, float]] = []
+        by_keyword: list[tuple[str, float]] = []
+        for row in rows:
+            name = names.get(row[5]) if row[5] is not None else None
+            if name is None:
+                continue
+            similarity[name] = float(row[7]) if row[7] is not None else 0.0
+            if row[8]:
+                by_vector.append((name, similarity[name]))
+            if row[6] is not None:
+                by_keyword.append((name, float(row[6])))
+        by_vector.sort(key=lambda hit: (-hit[1], hit[0]))
+        by_keyword.sort(key=lambda hit: (-hit[1], hit[0]))
+        return fuse(
+            held.toolset,
+            query,
+            by_vector,
+            by_keyword,
+            self.options,
+            analyzer=self.analyzer,
+            similarities=lambda wanted: [similarity[name] for name in wanted],
+        )
 
     # --- the protocol: writes --------------------------------------------------------------
 
-    def clear_index(self, session_id: str) -> None:
-        """Forget every tool of the session."""
-        check_session_id(session_id)
-        self._write(session_id, (), (), replace=True)
-
-    def _write(
-        self,
-        session_id: str,
-        upserts: Sequence[ToolReference],
-        removals: Sequence[str],
-        *,
-        replace: bool,
+    def _write_session(
+        self, session_id: str, expected: ToolSet | None, tools: Mapping[str, ToolReference]
     ) -> None:
-        prepared = [_Prepared(tool, self._key(tool)) for tool in upserts]
+        """Make `tools` the session's set in one transaction, if it still holds `expected`
+        (checked under the session's lock; otherwise `StaleSet`)."""
+        expect = (uuid.UUID(hex=expected.id), expected.revision) if expected is not None else None
+        prepared = [_Prepared(tool, self._key(tool)) for tool in tools.values()]
 
         # First try: sets and sessions only (a set another session holds, a change in
         # place, a few new definitions written under the lock).
         def quick(conn: psycopg.Connection[Any]) -> _Outcome:
             with conn.transaction():
-                return self._apply(conn, session_id, prepared, removals, replace, None)
+                return self._apply(conn, session_id, prepared, expect, None)
 
         try:
             outcome = self._run(quick, "write", write=True)
@@ -889,7 +844,7 @@ class PostgresToolIndex(ToolIndexBase):
             def full(conn: psycopg.Connection[Any]) -> _Outcome:
                 with conn.transaction():
                     written = self._insert_definitions(conn, prepared, vectors)
-                    outcome = self._apply(conn, session_id, prepared, removals, replace, vectors)
+                    outcome = self._apply(conn, session_id, prepared, expect, vectors)
                     return dataclasses.replace(outcome, definitions=written)
 
             outcome = self._run(full, "write", write=True)
@@ -937,28 +892,10 @@ class PostgresToolIndex(ToolIndexBase):
         matrix = self.cache.embed_documents(self.embedder, [embedding_text(tools[k]) for k in keys])
         return {key: matrix[i] for i, key in enumerate(keys)}
 
-    def _plan(
-        self,
-        current: CachedSet | None,
-        prepared: Sequence[_Prepared],
-        removals: Sequence[str],
-        replace: bool,
-    ) -> _Plan:
-        """The session's tools after the change, if it holds `current` now."""
-        tools: dict[str, ToolReference] = {}
-        keys: dict[str, uuid.UUID] = {}
-        if current is not None and not replace:
-            tools.update(current.toolset.tools)
-            keys.update(current.keys)
-        for name in removals:
-            tools.pop(name, None)
-            keys.pop(name, None)
-        for item in prepared:
-            name = item.tool.name
-            tools.pop(name, None)
-            keys.pop(name, None)
-            tools[name] = item.tool
-            keys[name] = item.key
+    def _plan(self, current: CachedSet | None, prepared: Sequence[_Prepared]) -> _Plan:
+        """The session's set after the change: exactly `prepared` (core merged it)."""
+        tools = {item.tool.name: item.tool for item in prepared}
+        keys = {item.tool.name: item.key for item in prepared}
         fingerprint = _fingerprint(keys.values()) if keys else None
         return _Plan(current, tools, keys, fingerprint)
 
@@ -967,32 +904,29 @@ class PostgresToolIndex(ToolIndexBase):
         conn: psycopg.Connection[Any],
         session_id: str,
         prepared: Sequence[_Prepared],
-        removals: Sequence[str],
-        replace: bool,
+        expect: tuple[uuid.UUID, int] | None,
         vectors: dict[uuid.UUID, Any] | None,
     ) -> _Outcome:
-        """One change, inside the caller's transaction (see the module docstring).
+        """Make `prepared` the session's set, inside the caller's transaction, if the
+        session holds the set `expect` names (id and revision) when its lock is taken;
+        otherwise `StaleSet` (see the module docstring).
 
-        The new tools are worked out before the lock from the set this process last saw
-        the session hold, and again under it only if the session moved on meanwhile.
         `vectors` None: the definitions were not written first; a few missing ones are
         written here, under the lock, and many raise `_NeedDefinitions`.
         """
         st = self._statements
-        # Before the lock: the session's set as of now (usually what it still is then),
-        # the tools after the change, and the definitions they need.
-        ahead = conn.execute(st["CURRENT"], {"session": session_id}).fetchone()
-        guess = self._read_set(conn, ahead[0]) if ahead is not None else None
-        plan = self._plan(guess, prepared, removals, replace)
-        if ahead is None if guess is None else (guess.revision, guess.fingerprint) == ahead[1:]:
-            # What the session held as of that statement is what it would hold: nothing to
-            # write, nor to lock (and a role that may only read can repeat a writer's set).
-            held = ahead[2] if ahead is not None else None
-            if plan.fingerprint == held:
-                return _Outcome(guess, unchanged=True)
-        ensured: set[uuid.UUID] = set()
+        # Before the lock: the set core read, the tools after the change, and the
+        # definitions they need.
+        current: CachedSet | None = None
+        if expect is not None:
+            current = self._sets_cache.get(expect[0])
+            if current is None or current.revision != expect[1]:
+                current = self._read_set(conn, expect[0])
+            if current is None or current.revision != expect[1]:
+                raise StaleSet(session_id)
+        plan = self._plan(current, prepared)
         if vectors is None and plan.fingerprint is not None:
-            ensured = self._ensure(conn, prepared, guess, plan, lookup_first=True)
+            self._ensure(conn, prepared, current, plan, lookup_first=True)
         # One writer at a time per session, and per set: the session's own lock, then its
         # set's row (a writer changing that set in place, dropping it, or binding another
         # session to it waits for this commit). Writers of other sessions and sets go on.
@@ -1003,18 +937,8 @@ class PostgresToolIndex(ToolIndexBase):
             [self._lock_key, _lock_key(self.schema, session_id)],
         )
         row = conn.execute(st["CURRENT_LOCKED"], {"session": session_id}).fetchone()
-        if row is None:
-            current = None
-        elif guess is not None and guess.id == row[0] and guess.revision == int(row[1]):
-            current = guess  # unchanged since it was read
-        else:
-            current = self._read_set(conn, row[0])
-            if current is None:  # cannot happen: sets change under the lock only
-                raise RuntimeError(f"session {session_id!r} points at a missing set {row[0]}")
-        if plan.current is not current:
-            plan = self._plan(current, prepared, removals, replace)
-            if vectors is None and plan.fingerprint is not None:
-                ensured |= self._ensure(conn, prepared, current, plan, skip=ensured)
+        if (None if row is None else (row[0], int(row[1]))) != expect:
+            raise StaleSet(session_id)  # another worker changed the session: core retries
         if plan.fingerprint is None:
             if current is None:
                 return _Outcome(None, unchanged=True)
@@ -1073,15 +997,12 @@ class PostgresToolIndex(ToolIndexBase):
         plan: _Plan,
         *,
         lookup_first: bool = False,
-        skip: set[uuid.UUID] | None = None,
     ) -> set[uuid.UUID]:
         """Write the definitions `plan` needs that the store lacks, if they are few (more
         raise `_NeedDefinitions`, to be written before the transaction's lock); returns
         the keys now known to be stored."""
         held = current.names if current is not None else {}
         needed = {item.key for item in prepared if item.key not in held}
-        if skip:
-            needed -= skip
         if not needed:
             return set()
         st = self._statements
@@ -1240,15 +1161,6 @@ class PostgresToolIndex(ToolIndexBase):
 
     # --- engine methods core's bookkeeping would call (unused: the store keeps it) --------
 
-    def _create_set(self, toolset: ToolSet) -> None:  # pragma: no cover - not called
-        raise NotImplementedError("PostgresToolIndex keeps sets in the database (_write)")
-
-    def _drop_set(self, toolset: ToolSet) -> None:  # pragma: no cover - not called
-        raise NotImplementedError("PostgresToolIndex keeps sets in the database (_write)")
-
-    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
-        raise NotImplementedError("PostgresToolIndex searches sessions in SQL (search)")
-
     # --- lifecycle -------------------------------------------------------------------------
 
     def pool_stats(self) -> dict[str, int]:
@@ -1257,7 +1169,7 @@ class PostgresToolIndex(ToolIndexBase):
 
     def close(self) -> None:
         """Close the pool; the index stays in the database."""
-        with self._write_lock:
+        with self._close_lock:
             if self._closed:
                 return
             self._closed = True
