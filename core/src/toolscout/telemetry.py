@@ -44,12 +44,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from toolscout.types import ToolReference
-
-if TYPE_CHECKING:
-    from toolscout.advisor.search_tool import SearchOutcome
 
 __all__ = [
     "INSTRUMENTATION_SCOPE",
@@ -203,6 +200,22 @@ def enabled() -> bool:
 
 
 # --- searches ------------------------------------------------------------------------------
+
+
+class SearchOutcome(Protocol):
+    """What a span records of a search (`toolscout.advisor.search_tool.SearchOutcome` has
+    it; telemetry names only the fields, so it does not import the search tool)."""
+
+    @property
+    def query(self) -> str: ...
+    @property
+    def names(self) -> Sequence[str]: ...
+    @property
+    def elapsed_ms(self) -> float: ...
+    @property
+    def metadata_filter(self) -> Mapping[str, Any] | None: ...
+    @property
+    def is_error(self) -> bool: ...
 
 
 class SearchSpan:

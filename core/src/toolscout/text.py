@@ -11,10 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from toolscout.types import ToolReference
+from typing import Any
 
 __all__ = [
     "ToolText",
@@ -136,10 +133,11 @@ def _definition_descriptions(schema: Mapping[str, Any] | None, depth: int = 0) -
         yield from _definition_descriptions(definition, depth + 1)
 
 
-def tool_text(ref: ToolReference) -> ToolText:
-    """Build the searchable text of one tool. Prefer `ref.text`, which caches this."""
+def tool_text(name: str, description: str, input_schema: Mapping[str, Any] | None) -> ToolText:
+    """Build the searchable text of one tool from its fields. Prefer `ToolReference.text`,
+    which caches this."""
     return ToolText(
-        name=" ".join(split_identifier(ref.name)),
-        parameters=" ".join(_schema_parameters(ref.input_schema)),
-        description=split_words(ref.description),
+        name=" ".join(split_identifier(name)),
+        parameters=" ".join(_schema_parameters(input_schema)),
+        description=split_words(description),
     )

@@ -105,7 +105,7 @@ class ToolSet:
         full name, else by a name without its namespaces (`put_object`, `short_names`)."""
         found: list[str] = []
         for candidate in candidates:
-            names = self._by_folded_name.get(candidate) or self._by_short_name.get(candidate, ())
+            names = self._by_folded_name.get(candidate) or self._by_short_name.get(candidate) or []
             for name in names:
                 if name not in found:
                     found.append(name)
