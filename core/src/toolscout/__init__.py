@@ -10,7 +10,7 @@ are separate distributions (`toolscout-regex`, `toolscout-duckdb`, ...).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolscout.errors import (
     CatalogError,
@@ -30,6 +30,7 @@ from toolscout.eviction import (
 )
 from toolscout.hookspecs import hookimpl
 from toolscout.index import Capabilities, ToolIndex, ToolIndexBase
+from toolscout.lazy import lazy_attributes
 from toolscout.session import SessionManager
 from toolscout.text import ToolText, split_identifier
 from toolscout.types import (
@@ -134,13 +135,4 @@ _LAZY = {
     "tool": "toolscout.advisor",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolscout' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)

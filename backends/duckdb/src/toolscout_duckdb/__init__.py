@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolscout.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from toolscout_duckdb.index import DuckDBToolIndex
@@ -18,13 +20,4 @@ _LAZY = {
     "DuckDBOptions": "toolscout_duckdb.options",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolscout_duckdb' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)

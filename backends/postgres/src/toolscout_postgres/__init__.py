@@ -9,7 +9,9 @@ throw-away server.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolscout.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from toolscout_postgres.connection import DatabaseUnavailable
@@ -24,13 +26,4 @@ _LAZY = {
     "PostgresOptions": "toolscout_postgres.options",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolscout_postgres' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)

@@ -6,7 +6,9 @@ See `toolscout_regex.query` for how a query is read as a pattern or as words.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolscout.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from toolscout_regex.index import RegexOptions, RegexToolIndex
@@ -14,11 +16,9 @@ if TYPE_CHECKING:
 __all__ = ["RegexOptions", "RegexToolIndex"]
 __version__ = "0.1.0"
 
+_LAZY = {
+    "RegexOptions": "toolscout_regex.index",
+    "RegexToolIndex": "toolscout_regex.index",
+}
 
-def __getattr__(name: str) -> Any:
-    # Lazy, so importing the plugin module (toolscout_regex.plugin) loads no backend code.
-    if name in __all__:
-        from toolscout_regex import index
-
-        return getattr(index, name)
-    raise AttributeError(f"module 'toolscout_regex' has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _LAZY)

@@ -6,8 +6,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolscout.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from toolscout_tantivy.index import TantivyToolIndex
@@ -22,11 +23,4 @@ _LAZY = {
     "TantivyOptions": "toolscout_tantivy.options",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolscout_tantivy' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)

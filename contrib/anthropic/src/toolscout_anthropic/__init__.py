@@ -5,18 +5,17 @@ Importing this package does not import `anthropic`; the adapter loads on first u
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolscout.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from toolscout_anthropic.messages import AnthropicChatModel
 
 __all__ = ["AnthropicChatModel"]
 
+_LAZY = {
+    "AnthropicChatModel": "toolscout_anthropic.messages",
+}
 
-def __getattr__(name: str) -> Any:
-    if name != "AnthropicChatModel":
-        raise AttributeError(f"module 'toolscout_anthropic' has no attribute {name!r}")
-    from toolscout_anthropic.messages import AnthropicChatModel
-
-    globals()[name] = AnthropicChatModel
-    return AnthropicChatModel
+__getattr__ = lazy_attributes(__name__, _LAZY)

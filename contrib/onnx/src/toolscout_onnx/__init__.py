@@ -5,7 +5,9 @@ hub. Importing this package imports neither ONNX Runtime nor numpy.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolscout.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from toolscout_onnx.embedder import OnnxEmbedder, OnnxOptions
@@ -20,12 +22,4 @@ _HOMES = {
     "find_model": "toolscout_onnx.sources",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module 'toolscout_onnx' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_HOMES[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _HOMES)

@@ -9,7 +9,9 @@ slow each other down.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolscout.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from toolscout_openai.chat_completions import OpenAIChatModel
@@ -25,13 +27,4 @@ _LAZY = {
     "OpenAIResponsesModel": "toolscout_openai.responses",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolscout_openai' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)

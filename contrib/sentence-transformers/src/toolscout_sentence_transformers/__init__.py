@@ -6,7 +6,9 @@ first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolscout.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from toolscout_sentence_transformers.embedder import (
@@ -16,12 +18,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SentenceTransformerEmbedder", "bundled_model_path"]
 
+_LAZY = {
+    "SentenceTransformerEmbedder": "toolscout_sentence_transformers.embedder",
+    "bundled_model_path": "toolscout_sentence_transformers.embedder",
+}
 
-def __getattr__(name: str) -> Any:
-    if name not in __all__:
-        raise AttributeError(f"module 'toolscout_sentence_transformers' has no attribute {name!r}")
-    from toolscout_sentence_transformers import embedder
-
-    value = getattr(embedder, name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)

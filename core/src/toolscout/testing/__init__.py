@@ -10,8 +10,9 @@ of `ToolIndexConformance`) needs both.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from toolscout.lazy import lazy_attributes
 from toolscout.testing.reference import ReferenceToolIndex
 
 if TYPE_CHECKING:
@@ -33,13 +34,4 @@ _LAZY = {
     "ToolIndexStateMachine": "toolscout.testing.stateful",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolscout.testing' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)
