@@ -47,7 +47,7 @@ class _LanceDB(ToolIndexConformance):
     def build_with_options(
         self, minilm: SentenceTransformerEmbedder
     ) -> Callable[..., LanceDBToolIndex]:
-        return lambda **options: LanceDBToolIndex(minilm, **options)
+        return lambda **options: LanceDBToolIndex(minilm, **{**self.options, **options})
 
 
 class TestLanceDBHybridInMemory(_LanceDB):

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -22,10 +22,9 @@ from toolscout import ConfigError, ToolReference, ToolSearchRequest, load_index
 from toolscout.analysis import analyzer, fold
 from toolscout.cli import main as toolscout_main
 from toolscout.embedders import EmbeddingCache
-from toolscout.index import Query
 from toolscout.toolsets import ToolSet, new_set_id
 from toolscout_lancedb import LanceDBToolIndex, loop
-from toolscout_lancedb.text import full_text, name_match, repeats
+from toolscout_lancedb.text import full_text, repeats
 from toolscout_sentence_transformers import SentenceTransformerEmbedder
 
 CATALOG = [
@@ -100,18 +99,6 @@ def test_hybrid_ranks_a_tool_whose_name_words_the_query_holds_first(
     assert names(index, "s", "create a calendar event for friday")[:1] == ["calendar_create_event"]
 
 
-def test_name_match_is_the_share_of_name_terms_in_the_query() -> None:
-    analysis = analyzer()
-    terms = frozenset(analysis.query_terms("please send the messages to slack"))
-
-    def share(name: str) -> float:
-        return name_match(frozenset(analysis.tool_terms(ToolReference(name)).name), terms)
-
-    assert share("slack_send_message") == 1.0
-    assert share("slackGetChannel") == pytest.approx(1 / 3)
-    assert share("weather_forecast") == 0.0
-
-
 def test_full_text_holds_core_terms_the_name_repeated_by_name_weight() -> None:
     terms = analyzer().tool_terms(CATALOG[0])
     text = full_text(terms, repeats(3.0, 1.0, 1.0))
@@ -156,37 +143,6 @@ def test_hybrid_scores_descend_and_are_similarity_floors(
         assert hit.score == pytest.approx(min(similarity[h.name] for h in hits[: rank + 1]))
 
 
-def test_with_min_score_the_hybrid_ranking_keeps_every_hit_that_similar() -> None:
-    """Fusion ranks a full-text hit of low similarity first; with a floor it goes after the
-    hits above the floor (their order kept), so core's floor drops it alone."""
-    embedder = WordHashEmbedder()
-    tools = {name: ToolReference(name, f"{name} tool") for name in ("alpha", "beta", "gamma")}
-    toolset = ToolSet.of("set", tools.values())
-    vector_rows = [
-        {"name": "beta", "summary": "", "similarity": 0.5},
-        {"name": "gamma", "summary": "", "similarity": 0.4},
-        {"name": "alpha", "summary": "", "similarity": 0.1},
-    ]
-    text_rows = [{"name": "alpha", "summary": "", "similarity": 0.1, "bm25": 3.0}]
-
-    def fused(**options: Any) -> list[tuple[str, float]]:
-        index = LanceDBToolIndex(
-            embedder,  # type: ignore[arg-type]
-            fusion="rank",
-            vector_weight=1.2,
-            text_weight=1.0,
-            name_match_weight=0.0,
-            **options,
-        )
-        query = Query("alpha", 5, analyzer=index.analyzer)
-        hits, total = index._fuse(toolset, query, vector_rows, text_rows, [np.zeros(64)])
-        assert total == 3
-        return [(hit.name, round(hit.score, 6)) for hit in hits]
-
-    assert fused() == [("alpha", 0.1), ("beta", 0.1), ("gamma", 0.1)]
-    assert fused(min_score=0.3) == [("beta", 0.5), ("gamma", 0.4), ("alpha", 0.1)]
-
-
 def test_a_high_min_score_drops_full_text_matches_too(
     minilm: SentenceTransformerEmbedder,
 ) -> None:
@@ -221,7 +177,8 @@ def test_a_metadata_filter_prefilters_both_rankings(
         ToolReference(t.name, t.description, t.input_schema, {"team": "ops" if i % 2 else "dev"})
         for i, t in enumerate(CATALOG)
     ]
-    index = LanceDBToolIndex(minilm, mode=mode, candidates=1)
+    # The tools let through fit the query badly: no abstention, this checks the filter.
+    index = LanceDBToolIndex(minilm, mode=mode, candidates=1, min_confidence=0)
     index.index_tools("s", tools)
     response = index.search(ToolSearchRequest("s", "weather forecast", 5, {"team": "ops"}))
     assert set(response.names) == {"github_create_issue", "stripe_refund_payment"}
@@ -251,8 +208,8 @@ def test_a_catalog_held_by_many_sessions_is_stored_and_embedded_once(
 def test_a_change_by_one_sharer_is_its_own(minilm: SentenceTransformerEmbedder) -> None:
     """Adding, replacing or removing a tool in one session of a shared catalog changes that
     session only (nearest neighbours rank every tool, so the check is on what each session
-    holds and on the definition its hits carry)."""
-    index = LanceDBToolIndex(minilm)
+    holds and on the definition its hits carry: no abstention)."""
+    index = LanceDBToolIndex(minilm, min_confidence=0)
     for session in ("adder", "replacer", "bystander"):
         index.index_tools(session, CATALOG)
     index.index_tool("adder", ToolReference("extra_tool", "Refund a refund of a refund."))
@@ -312,8 +269,9 @@ def test_writes_between_background_optimizes_all_land(
     minilm: SentenceTransformerEmbedder,
 ) -> None:
     """With an optimize due after nearly every write, writes and removals from two threads
-    (sets shared, copied on write, shared again) all land."""
-    index = LanceDBToolIndex(minilm, optimize_every=1)
+    (sets shared, copied on write, shared again) all land (every tool listed for a vague
+    query: no abstention)."""
+    index = LanceDBToolIndex(minilm, optimize_every=1, min_confidence=0)
     index.index_tools("base", CATALOG)
 
     def churn(worker: int) -> None:

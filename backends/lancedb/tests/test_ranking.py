@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
-from test_lancedb import CATALOG, WordHashEmbedder
+from test_lancedb import CATALOG, variant
 from toolscout import ConfigError, ToolReference, ToolSearchRequest, load_index
 from toolscout.index import Query
-from toolscout.toolsets import ToolSet
 from toolscout_lancedb import LanceDBToolIndex
 from toolscout_sentence_transformers import SentenceTransformerEmbedder
 
@@ -43,44 +41,58 @@ def test_a_step_s_tool_gets_the_similarity_of_its_own_clause(
     assert sorted(top) == ["calendar_create_event", "slack_send_message", refund]
 
 
-def _fused(fusion: str, **options: Any) -> list[str]:
-    """`_fuse` on fixed lists: beta is the most similar, alpha the best full-text hit."""
-    tools = {name: ToolReference(name, f"{name} tool") for name in ("alpha", "beta", "gamma")}
-    toolset = ToolSet.of("set", tools.values())
-    vector_rows = [
-        {"name": "beta", "summary": "", "similarity": 0.5},
-        {"name": "gamma", "summary": "", "similarity": 0.35},
-        {"name": "alpha", "summary": "", "similarity": 0.1},
-    ]
-    text_rows = [
-        {"name": "alpha", "summary": "", "similarity": None, "bm25": 10.0},
-        {"name": "gamma", "summary": "", "similarity": None, "bm25": 8.0},
-    ]
-    index = LanceDBToolIndex(
-        WordHashEmbedder(),  # type: ignore[arg-type]
-        fusion=fusion,
-        name_match_weight=0.0,
-        **options,
-    )
-    query = Query("unrelated words", 5, analyzer=index.analyzer)
-    hits, total = index._fuse(toolset, query, vector_rows, text_rows, [np.zeros(64)])
-    assert total == 3
-    return [hit.name for hit in hits]
-
-
-def test_score_fusion_adds_similarity_and_relative_bm25() -> None:
-    # gamma 0.35 + 0.25 x 8/10 = 0.55; beta 0.5; alpha 0.1 + 0.25 = 0.35.
-    assert _fused("score") == ["gamma", "beta", "alpha"]
-    # Full text weighed more: gamma 0.35 + 0.8 = 1.15, alpha 0.1 + 1.0 = 1.1, beta 0.5.
-    assert _fused("score", text_weight=1.0) == ["gamma", "alpha", "beta"]
-    assert _fused("score", text_weight=0.0) == ["beta", "gamma", "alpha"]
-
-
-def test_rank_fusion_adds_reciprocal_ranks() -> None:
-    # alpha 1/8 + 1/6, gamma 1/7 + 1/7, beta 1/6 (rrf_k 5, weights 1).
-    assert _fused("rank", vector_weight=1.0, text_weight=1.0) == ["alpha", "gamma", "beta"]
-
-
 def test_fusion_must_be_score_or_rank() -> None:
     with pytest.raises(ConfigError, match="fusion"):
         load_index("lancedb", fusion="sum")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"fusion": "rank"},
+        {"mode": "vector"},
+        {"split_query": False, "name_match_weight": 0.0},
+    ],
+)
+def test_the_in_process_search_ranks_as_lancedb_s_own_queries(
+    minilm: SentenceTransformerEmbedder, options: dict[str, Any]
+) -> None:
+    """A set searched in this process (its vectors as one matrix, BM25 over core's terms)
+    gets the hits LanceDB's vector and full-text queries give (`in_process_limit=0`)."""
+    team = [
+        ToolReference(f"{t.name}_team", t.description, t.input_schema, {"team": "a"})
+        for t in CATALOG
+    ]
+    tools = CATALOG + variant("v2") + team
+    in_process = LanceDBToolIndex(minilm, **options)
+    in_lancedb = LanceDBToolIndex(minilm, in_process_limit=0, **options)
+    for index in (in_process, in_lancedb):
+        index.index_tools("s", tools)
+        index.optimize()
+    for query in (MULTI_STEP, "create an issue on github", "weather in Paris tomorrow"):
+        for wanted in (None, {"team": "a"}):
+            request = ToolSearchRequest("s", query, 8, metadata_filter=wanted)
+            mine = in_process.search(request).references
+            theirs = in_lancedb.search(request).references
+            assert [hit.name for hit in mine] == [hit.name for hit in theirs]
+            assert [hit.score for hit in mine] == pytest.approx(
+                [hit.score for hit in theirs], abs=1e-5
+            )
+
+
+def test_in_process_bm25_scores_are_lancedb_s_full_text_scores(
+    minilm: SentenceTransformerEmbedder,
+) -> None:
+    tools = CATALOG + variant("v2")
+    index = LanceDBToolIndex(minilm, in_process_limit=0)
+    index.index_tools("s", tools)
+    index.optimize()
+    toolset = index.held_set("s")
+    assert toolset is not None
+    query = Query("create an issue or a calendar event", 10, analyzer=index.analyzer)
+    theirs = index._keyword_candidates(toolset, query, 10)
+    mine = index._set_terms(toolset).top(query.terms, 10)
+    assert len(theirs) >= 3
+    assert [name for name, _ in mine] == [name for name, _ in theirs]
+    assert [score for _, score in mine] == pytest.approx([s for _, s in theirs], rel=1e-5)

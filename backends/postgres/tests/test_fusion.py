@@ -68,7 +68,7 @@ def _fused(
     return params, rows, {key: held.toolset.tools[name] for key, name in held.names.items()}
 
 
-def test_score_fusion_is_similarity_plus_relative_bm25_plus_name_share(
+def test_the_hybrid_statement_returns_both_rankings_candidates_with_raw_scores(
     dsn: str, schema: str, hash_embedder: Any
 ) -> None:
     index = PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode="hybrid")
@@ -78,51 +78,84 @@ def test_score_fusion_is_similarity_plus_relative_bm25_plus_name_share(
         query = hash_embedder.embed([text])[0]
         params, rows, tools = _fused(index, "HYBRID", text, [query])
         bm25 = {row[5]: float(row[6]) for row in _rows(index, "KEYWORD", params)}
-        best = max(bm25.values())
-        terms = set(analyzer().query_terms(text))
         assert len(rows) == len(TOOLS)  # every tool is a vector candidate
+        assert {row[5] for row in rows if row[6] is not None} == set(bm25)
         for row in rows:
-            tool = tools[row[5]]
-            vector = hash_embedder.embed([embedding_text(tool)])[0]
-            similarity = float(vector @ query)
-            own = set(analyzer().tool_terms(tool).name)
-            share = len(own & terms) / len(own)
-            expected = 1.0 * similarity + 0.25 * bm25.get(row[5], 0.0) / best + 0.1 * share
-            assert float(row[7]) == pytest.approx(similarity, abs=1e-5)
-            assert float(row[6]) == pytest.approx(expected, abs=1e-5), tool.name
-        scores = [float(row[6]) for row in rows]
-        assert scores == sorted(scores, reverse=True)
-        assert {tools[rows[0][5]].name, tools[rows[1][5]].name} == {
-            "get_weather",
-            "weather_forecast",
-        }
+            vector = hash_embedder.embed([embedding_text(tools[row[5]])])[0]
+            assert float(row[7]) == pytest.approx(float(vector @ query), abs=1e-5)
+            assert row[8] is True
+            if row[6] is not None:
+                assert float(row[6]) == pytest.approx(bm25[row[5]], abs=1e-9)
     finally:
         index.close()
 
 
-def test_rank_fusion_keeps_its_own_weights_and_ranks_by_reciprocal_rank(
-    dsn: str, schema: str, hash_embedder: Any
-) -> None:
-    index = PostgresToolIndex(hash_embedder, dsn=dsn, schema=schema, mode="hybrid", fusion="rank")
-    try:
-        assert (index.options.vector_weight, index.options.text_weight) == (1.2, 1.0)
-        assert index.options.name_match_weight == 0.5
-        index.index_tools("s", TOOLS)
-        text = "weather forecast"
-        query = hash_embedder.embed([text])[0]
-        params, rows, tools = _fused(index, "HYBRID", text, [query])
-        text_order = [row[5] for row in _rows(index, "KEYWORD", params)]
-        similarity = {row[5]: float(row[7]) for row in rows}
-        vector_order = sorted(similarity, key=lambda d: (-similarity[d], d))
-        terms = set(analyzer().query_terms(text))
-        for row in rows:
-            own = set(analyzer().tool_terms(tools[row[5]]).name)
-            expected = 1.2 / (10 + vector_order.index(row[5]) + 1) + 0.5 / 11 * (
-                len(own & terms) / len(own)
+def _expected(
+    index: PostgresToolIndex, hash_embedder: Any, text: str, fusion: str
+) -> list[tuple[str, float]]:
+    """The hybrid ranking worked out from the formulas: the similarities from the
+    embedder, BM25F from keyword mode's statement, the name share from core's terms."""
+    query = hash_embedder.embed([text])[0]
+    params = _params(index, text, [query])
+    held = index._load(_rows(index, "KEYWORD", params)[0][0])
+    assert held is not None
+    bm25 = {held.names[r[5]]: float(r[6]) for r in _rows(index, "KEYWORD", params) if r[5]}
+    similarity = {
+        tool.name: float(hash_embedder.embed([embedding_text(tool)])[0] @ query) for tool in TOOLS
+    }
+    terms = set(analyzer().query_terms(text))
+    opts = index.options
+    fused = {}
+    by_text = sorted(bm25, key=lambda n: (-bm25[n], n))
+    by_vector = sorted(similarity, key=lambda n: (-similarity[n], n))
+    for tool in TOOLS:
+        own = set(analyzer().tool_terms(tool).name)
+        share = len(own & terms) / len(own)
+        name = tool.name
+        if fusion == "score":
+            fused[name] = (
+                opts.vector_weight * similarity[name]
+                + opts.text_weight * bm25.get(name, 0.0) / max(bm25.values())
+                + opts.name_match_weight * share
             )
-            if row[5] in text_order:
-                expected += 1.0 / (10 + text_order.index(row[5]) + 1)
-            assert float(row[6]) == pytest.approx(expected, abs=1e-9)
+        else:
+            k = opts.rrf_k
+            fused[name] = opts.vector_weight / (k + by_vector.index(name) + 1)
+            if name in bm25:
+                fused[name] += opts.text_weight / (k + by_text.index(name) + 1)
+            fused[name] += opts.name_match_weight / (k + 1) * share
+    order = sorted(fused, key=lambda n: (-fused[n], n))
+    floors = [min(similarity[n] for n in order[: i + 1]) for i in range(len(order))]
+    return list(zip(order, floors, strict=True))
+
+
+@pytest.mark.parametrize("fusion", ["score", "rank"])
+def test_a_hybrid_search_ranks_by_core_s_fusion_of_the_candidates(
+    dsn: str, schema: str, hash_embedder: Any, fusion: str
+) -> None:
+    """Score fusion: vector_weight x similarity + text_weight x BM25F relative to the best
+    keyword hit + name_match_weight x the share of the name's terms in the query; rank
+    fusion: weight / (rrf_k + rank) over both rankings (its own default weights). The
+    score reported is the similarity floor of the hit and every hit above it."""
+    index = PostgresToolIndex(
+        hash_embedder, dsn=dsn, schema=schema, mode="hybrid", fusion=fusion, split_query=False
+    )
+    try:
+        if fusion == "rank":
+            opts = index.options
+            assert (opts.vector_weight, opts.text_weight, opts.name_match_weight) == (
+                1.2,
+                1.0,
+                0.5,
+            )
+        index.index_tools("s", TOOLS)
+        for text in ("get the weather forecast for Paris", "weather forecast", "send money"):
+            expected = _expected(index, hash_embedder, text, fusion)
+            hits = index.search(ToolSearchRequest("s", text, len(TOOLS))).references
+            assert [hit.name for hit in hits] == [name for name, _ in expected], text
+            assert [hit.score for hit in hits] == pytest.approx(
+                [floor for _, floor in expected], abs=1e-5
+            )
     finally:
         index.close()
 

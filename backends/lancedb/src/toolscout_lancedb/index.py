@@ -23,14 +23,17 @@ for a quarter of the table to be new.
 Vectors come from `toolscout.embedders.shared_cache()`: a tool text is embedded once per
 model, however many sets (or index instances) hold it.
 
-Every LanceDB call goes through its async API on one background loop (`loop.py`), about a
-third of what the sync API costs per query; a search embeds the query, then runs its
-vector and full-text queries concurrently.
+LanceDB is the store; a search is core's (`toolscout.vectors.VectorIndexBase`): it embeds
+the query, takes the set's nearest tools by one matrix product over its vectors and its
+best BM25 hits over core's analysed terms, both built in this process on the set's first
+search, and fuses them. A set above `in_process_limit` tools is searched by LanceDB's
+vector and full-text queries instead (core still fuses). Every LanceDB call goes through
+its async API on one background loop (`loop.py`), about a third of what the sync API
+costs per query.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import time
@@ -38,19 +41,13 @@ from collections.abc import Coroutine, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
-from weakref import WeakKeyDictionary
 
-from toolscout import Capabilities, ConfigError, ToolHit, ToolIndexBase, ToolReference
-from toolscout.embedders import (
-    Embedder,
-    EmbeddingCache,
-    load_embedder,
-    query_vectors,
-    shared_cache,
-)
+from toolscout import Capabilities, ConfigError, ToolReference
+from toolscout.embedders import Embedder, EmbeddingCache
 from toolscout.index import Query
-from toolscout.toolsets import StoredState, ToolSet, ToolSets
+from toolscout.toolsets import StoredState, ToolSet
 from toolscout.types import ToolSearchRequest, ToolSearchResponse
+from toolscout.vectors import Candidates, SetVectors, VectorIndexBase, embedding_text
 
 from toolscout_lancedb import loop
 from toolscout_lancedb.options import LanceDBOptions
@@ -63,10 +60,9 @@ from toolscout_lancedb.store import (
     upstream_errors,
     upstream_message,
 )
-from toolscout_lancedb.text import embedding_text, full_text, name_match, repeats
+from toolscout_lancedb.text import full_text, repeats
 
 if TYPE_CHECKING:
-    import numpy as np
     import pyarrow as pa
 
 __all__ = ["LanceDBToolIndex"]
@@ -91,12 +87,8 @@ Row = dict[str, Any]
 logger = logging.getLogger(__name__)
 
 
-async def _nothing() -> Any:
-    return None
-
-
-class LanceDBToolIndex(ToolIndexBase):
-    """Tool search over LanceDB: `hybrid` (full-text + vector, fused by rank) or `vector`."""
+class LanceDBToolIndex(VectorIndexBase):
+    """Tool search over LanceDB: `hybrid` (full-text + vector, fused by core) or `vector`."""
 
     name: ClassVar[str] = "lancedb"
     capabilities: ClassVar[Capabilities] = Capabilities(persistent=True, vectors=True)
@@ -115,13 +107,8 @@ class LanceDBToolIndex(ToolIndexBase):
         `embedder` is an embedder name or a ready `Embedder` object; `cache` replaces the
         process-wide vector cache (tests). Other keywords are `LanceDBOptions` fields.
         """
-        ready = None if embedder is None or isinstance(embedder, str) else embedder
-        super().__init__(embedder=None if ready is not None else embedder, **options)
+        super().__init__(embedder, cache=cache, **options)
         opts = self.options
-        if ready is None:
-            ready = load_embedder(opts.embedder, **opts.embedder_options)
-        self.embedder: Embedder = ready
-        self.cache = cache if cache is not None else shared_cache(opts.cache_dir)
         self.uri = opts.location
         self._memory = is_memory(self.uri)
         self._repeats = repeats(opts.name_weight, opts.parameters_weight, opts.description_weight)
@@ -143,10 +130,6 @@ class LanceDBToolIndex(ToolIndexBase):
         self._follow = not self._memory and opts.read_consistency_interval is not None
         self._seen: tuple[int | None, int | None] = (None, None)
         self._checked_at = 0.0
-        # Each set's name terms, for the name-match bonus, filled as hits come up.
-        self._name_terms: WeakKeyDictionary[ToolSet, dict[str, frozenset[str]]] = (
-            WeakKeyDictionary()
-        )
         check_location(self.uri)
         if not self._memory:
             where = local_path(self.uri) or self.uri
@@ -544,18 +527,7 @@ class LanceDBToolIndex(ToolIndexBase):
             # so every session read points at a set the later read finds (or at a set
             # dropped meanwhile, which the next refresh corrects).
             state = self._run(self._read_state(), "reading the stored tools")
-            built = {
-                set_id: ToolSet.of(set_id, tools) for set_id, tools in state.sets.items() if tools
-            }
-            sets = ToolSets()
-            complete = True
-            for session_id, set_id in state.sessions.items():
-                toolset = built.get(set_id)
-                if toolset is not None:
-                    sets.bind(session_id, toolset)
-                else:
-                    complete = False
-            self._sets = sets
+            complete = not self._follow(state)
             # A session whose set was not read yet: read everything again next time.
             self._seen = versions if complete else (None, None)
 
@@ -575,10 +547,60 @@ class LanceDBToolIndex(ToolIndexBase):
         return sessions, tools
 
     # --- the engine: search ------------------------------------------------------------
+    # Sets up to `in_process_limit` tools are searched by core in this process (see
+    # `VectorIndexBase`); larger ones by LanceDB's own queries, prefiltered on the set.
+
+    def _in_lancedb(self, toolset: ToolSet) -> bool:
+        return len(toolset) > self.options.in_process_limit
+
+    def _where(self, toolset: ToolSet, query: Query) -> str:
+        if query.allowed is None:
+            return f"set_id = {_sql_text(toolset.id)}"
+        return _in_set(toolset.id, sorted(query.allowed))
+
+    def _vector_candidates(
+        self, toolset: ToolSet, query: Query, vectors: Sequence[Any], limit: int
+    ) -> Candidates:
+        if not self._in_lancedb(toolset):
+            return super()._vector_candidates(toolset, query, vectors, limit)
+        table = self._table
+        if table is None:
+            return []
+        found = self._run(
+            self._vector_hits(table, self._where(toolset, query), vectors, limit), "searching"
+        )
+        return _best_similarity(found)
+
+    def _keyword_candidates(self, toolset: ToolSet, query: Query, limit: int) -> Candidates:
+        if not self._in_lancedb(toolset):
+            return super()._keyword_candidates(toolset, query, limit)
+        table = self._table
+        if table is None:
+            return []
+        terms = " ".join(query.terms)
+        return self._run(
+            self._text_hits(table, self._where(toolset, query), terms, limit), "searching"
+        )
+
+    def _similarities(
+        self, toolset: ToolSet, names: list[str], vectors: Sequence[Any]
+    ) -> Sequence[float]:
+        if not self._in_lancedb(toolset):
+            return super()._similarities(toolset, names, vectors)
+        # Only these tools' vectors, from the embedding cache (a text it no longer holds
+        # is embedded again: same model, same vector as the stored one).
+        texts = [embedding_text(toolset.tools[name]) for name in names]
+        return SetVectors(names, self.cache.embed_documents(self.embedder, texts)).similarities(
+            names, vectors
+        )
+
+    def _keyword_weights(self) -> tuple[float, float, float]:
+        # The repeats written into LanceDB's full-text column, so both rank alike.
+        return (float(self._repeats[0]), float(self._repeats[1]), float(self._repeats[2]))
 
     async def _vector_hits(
-        self, table: Any, where: Any, vectors: Sequence[Any], limit: int
-    ) -> list[list[Row]]:
+        self, table: Any, where: str, vectors: Sequence[Any], limit: int
+    ) -> list[list[tuple[str, float]]]:
         """The nearest `limit` rows to each query vector, most similar first (several
         vectors go in one LanceDB query, which answers each with its `query_index`)."""
         vector: Any = vectors[0] if len(vectors) == 1 else list(vectors)
@@ -587,198 +609,45 @@ class LanceDBToolIndex(ToolIndexBase):
             .nearest_to(vector)
             .distance_type("cosine")
             .where(where)
-            .select(["name", "summary", "_distance"])
+            .select(["name", "_distance"])
             .limit(limit)
             .to_arrow()
         )
-        lists: list[list[Row]] = [[] for _ in vectors]
+        lists: list[list[tuple[str, float]]] = [[] for _ in vectors]
         which = (
             found.column("query_index").to_pylist() if len(vectors) > 1 else [0] * found.num_rows
         )
-        for at, name, summary, distance in zip(
+        for at, name, distance in zip(
             which,
             found.column("name").to_pylist(),
-            found.column("summary").to_pylist(),
             found.column("_distance").to_pylist(),
             strict=True,
         ):
-            lists[at].append({"name": name, "summary": summary, "similarity": 1.0 - distance})
+            lists[at].append((name, 1.0 - distance))
         for rows in lists:
-            rows.sort(key=lambda row: -row["similarity"])
+            rows.sort(key=lambda row: (-row[1], row[0]))
         return lists
 
-    async def _text_hits(self, table: Any, where: Any, terms: str, limit: int) -> list[Row]:
-        """The full-text hits, best first, with their BM25 score (their similarity to the
-        query is filled in by `_fuse` for those no vector list found: fetching every hit's
-        vector here costs more)."""
+    async def _text_hits(
+        self, table: Any, where: str, terms: str, limit: int
+    ) -> list[tuple[str, float]]:
+        """The full-text hits, best first, with their BM25 score."""
         from lancedb.query import MatchQuery
 
         found = await (
             table.query()
             .nearest_to_text(MatchQuery(terms, "text"))
             .where(where)
-            .select(["name", "summary", "_score"])
+            .select(["name", "_score"])
             .limit(limit)
             .to_arrow()
         )
         return [
-            {"name": name, "summary": summary, "similarity": None, "bm25": float(score)}
-            for name, summary, score in zip(
-                found.column("name").to_pylist(),
-                found.column("summary").to_pylist(),
-                found.column("_score").to_pylist(),
-                strict=True,
+            (name, float(score))
+            for name, score in zip(
+                found.column("name").to_pylist(), found.column("_score").to_pylist(), strict=True
             )
         ]
-
-    def _similarities(
-        self, toolset: ToolSet, names: Sequence[str], vectors: Sequence[Any]
-    ) -> list[float]:
-        """Each named tool's best cosine similarity to the query vectors, from its vector in
-        the embedding cache (a text it no longer holds is embedded again: same model, same
-        vector as the stored one)."""
-        import numpy as np
-
-        texts = [embedding_text(toolset.tools[name]) for name in names]
-        matrix = self.cache.embed_documents(self.embedder, texts)
-        best = np.max([_cosine(matrix, vector) for vector in vectors], axis=0)
-        return [float(s) for s in best]
-
-    def _query_vectors(self, query: Query) -> list[Any]:
-        """The whole query's vector, then one per clause with `split_query`."""
-        return query_vectors(self.cache, self.embedder, query.text, split=self.options.split_query)
-
-    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
-        table = self._table
-        if table is None:
-            return [], 0
-        where = (
-            f"set_id = {_sql_text(toolset.id)}"
-            if query.allowed is None
-            else _in_set(toolset.id, query.allowed)
-        )
-        wanted = max(query.limit, self.options.candidates)
-        vectors = self._query_vectors(query)
-        options = self.options
-        hybrid = options.mode == "hybrid"
-        terms = " ".join(query.terms) if hybrid and options.text_weight > 0 else ""
-        by_vector = not hybrid or options.vector_weight > 0
-
-        async def both() -> tuple[list[list[Row]] | None, list[Row] | None]:
-            return await asyncio.gather(  # type: ignore[return-value]
-                self._vector_hits(table, where, vectors, wanted) if by_vector else _nothing(),
-                self._text_hits(table, where, terms, wanted) if terms else _nothing(),
-            )
-
-        vector_lists, text_rows = self._run(both(), "searching")
-        vector_rows = _best_similarity(vector_lists or [[]])
-        text_rows = text_rows or []
-        tools = toolset.tools  # rows of a change made meanwhile are not this set's
-        if not hybrid:
-            kept = [row for row in vector_rows if row["name"] in tools]
-            hits = [
-                ToolHit(row["name"], float(row["similarity"]), row["summary"] or "")
-                for row in kept[: query.limit]
-            ]
-            return hits, len(kept)
-        return self._fuse(toolset, query, vector_rows, text_rows, vectors)
-
-    def _fuse(
-        self,
-        toolset: ToolSet,
-        query: Query,
-        vector_rows: list[Row],
-        text_rows: list[Row],
-        vectors: Sequence[Any],
-    ) -> tuple[list[ToolHit], int]:
-        """Fuse the vector and full-text hits (`fusion`), plus the name-match bonus, for
-        every tool either list found; the best `query.limit` hits and how many tools either
-        list found.
-
-        `score` fusion adds `vector_weight` x cosine similarity, `text_weight` x BM25
-        relative to the best full-text hit, and `name_match_weight` x the share of the
-        tool's name terms in the query: each term is on a fixed scale (0 to 1), so a strong
-        match in one list outweighs a weak first place in the other. `rank` fusion adds
-        weight / (rrf_k + rank) over both lists, and the bonus as a rank-1 share.
-
-        The fused score decides the order; the score reported is a similarity floor: the
-        lowest cosine similarity to the query of the hit and of every hit above it. Scores
-        so descend with the ranking, and core's `min_score` keeps exactly the hits at least
-        that similar, because with a floor set the hits below it are ranked after the others
-        (their order among themselves kept), whichever list found them.
-        """
-        options = self.options
-        tools = toolset.tools
-        by_score = options.fusion == "score"
-        k = options.rrf_k
-        fused: dict[str, list[Any]] = {}  # name -> [fused, similarity, summary, bm25]
-        for row in vector_rows:
-            if row["name"] in tools:
-                fused[row["name"]] = [0.0, row["similarity"], row["summary"] or "", 0.0]
-        best_bm25 = max((row["bm25"] for row in text_rows), default=0.0)
-        for rank, row in enumerate(text_rows, 1):
-            name = row["name"]
-            if name not in tools:
-                continue
-            entry = fused.get(name)
-            if entry is None:
-                entry = fused[name] = [0.0, None, row["summary"] or "", 0.0]
-            if by_score:
-                entry[3] = row["bm25"] / best_bm25 if best_bm25 > 0 else 0.0
-            else:
-                entry[3] = 1.0 / (k + rank)
-        floor = options.min_score
-        # Full-text hits no vector list returned: their similarity (score fusion needs every
-        # one; rank fusion those returned, and with a floor every hit, which it orders).
-        if by_score or floor > 0:
-            unknown = [n for n, entry in fused.items() if entry[1] is None]
-        else:
-            unknown = []  # filled below, once the order is known
-        if unknown:
-            for name, similarity in zip(
-                unknown, self._similarities(toolset, unknown, vectors), strict=True
-            ):
-                fused[name][1] = similarity
-        if by_score:
-            for entry in fused.values():
-                entry[0] = options.vector_weight * entry[1] + options.text_weight * entry[3]
-            bonus = options.name_match_weight
-        else:
-            for rank, row in enumerate(vector_rows, 1):
-                entry = fused.get(row["name"])
-                if entry is not None:
-                    entry[0] += options.vector_weight / (k + rank)
-            for entry in fused.values():
-                entry[0] += options.text_weight * entry[3]
-            bonus = options.name_match_weight / (k + 1)
-        if bonus > 0 and fused and query.terms:
-            terms = frozenset(query.terms)
-            known = self._name_terms.get(toolset)
-            if known is None:
-                known = self._name_terms[toolset] = {}
-            for name, entry in fused.items():
-                own = known.get(name)
-                if own is None:
-                    own = known[name] = frozenset(self.analyzer.tool_terms(tools[name]).name)
-                entry[0] += bonus * name_match(own, terms)
-        order = sorted(fused, key=lambda name: (-fused[name][0], name))
-        unknown = [n for n in order[: query.limit] if fused[n][1] is None]
-        if unknown:
-            for name, similarity in zip(
-                unknown, self._similarities(toolset, unknown, vectors), strict=True
-            ):
-                fused[name][1] = similarity
-        if floor > 0:
-            order = [n for n in order if fused[n][1] >= floor] + [
-                n for n in order if fused[n][1] < floor
-            ]
-        hits = []
-        lowest = float("inf")
-        for name in order[: query.limit]:
-            _fused, similarity, summary, _text = fused[name]
-            lowest = min(lowest, float(similarity))
-            hits.append(ToolHit(name, lowest, summary))
-        return hits, len(order)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -821,24 +690,16 @@ async def _table_names(db: Any) -> set[str]:
     return set(getattr(listing, "tables", listing))
 
 
-def _best_similarity(lists: Sequence[list[Row]]) -> list[Row]:
+def _best_similarity(lists: Sequence[list[tuple[str, float]]]) -> list[tuple[str, float]]:
     """The vector hits of several query vectors as one list, each tool once with its best
     similarity, most similar first (a tool one list missed is below that list's last hit,
     so its best similarity is that of a list that found it, unless every list is cut
     short)."""
     if len(lists) == 1:
         return lists[0]
-    best: dict[str, Row] = {}
+    best: dict[str, float] = {}
     for rows in lists:
-        for row in rows:
-            seen = best.get(row["name"])
-            if seen is None or row["similarity"] > seen["similarity"]:
-                best[row["name"]] = row
-    return sorted(best.values(), key=lambda row: -row["similarity"])
-
-
-def _cosine(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    import numpy as np
-
-    norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
-    return matrix @ vector / np.maximum(norms, 1e-12)
+        for name, similarity in rows:
+            if similarity > best.get(name, -2.0):
+                best[name] = similarity
+    return sorted(best.items(), key=lambda row: (-row[1], row[0]))

@@ -1,42 +1,41 @@
 """The options of the `postgres` backend: `[tool.toolscout.backends.postgres]` in config.
 
-The shared vocabulary (`name_weight`, `parameters_weight`, `description_weight`,
-`stemming`, `stop_words`, `min_score`, `max_results`) comes from
-`toolscout.options.IndexOptions`; what follows is PostgreSQL's own. `dsn` is also read
-from `TOOLSCOUT_BACKENDS__POSTGRES__DSN`, like every backend option.
+The shared vocabulary comes from core: `name_weight`, `stemming`, `min_score` ... from
+`toolscout.options.IndexOptions`, and the vector options (`embedder`, `fusion` and its
+weights, `split_query`, `candidates`, `cache_dir`) from `toolscout.vectors.HybridOptions`;
+what follows is PostgreSQL's own (and `mode`, which adds `keyword` and defaults to it).
+`dsn` is also read from `TOOLSCOUT_BACKENDS__POSTGRES__DSN`, like every backend option.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
-from toolscout.options import IndexOptions
+from toolscout.vectors import HybridOptions
 
 __all__ = ["PostgresOptions"]
 
 # A schema name used as is (unquoted rules, so `toolscout` and `TOOLSCOUT` are not two).
 _SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
-# The hybrid weights `fusion = "rank"` defaults to (those of `score` are the fields').
-_RANK_DEFAULTS = {"vector_weight": 1.2, "text_weight": 1.0, "name_match_weight": 0.5}
-
-
 # `schema` is the option's name, as in PostgreSQL; it shadows pydantic's deprecated
 # `BaseModel.schema()` classmethod, which this model does not use.
 warnings.filterwarnings("ignore", message='Field name "schema" in "PostgresOptions"')
 
 
-class PostgresOptions(IndexOptions):
+class PostgresOptions(HybridOptions):
     """Validated configuration of `PostgresToolIndex`.
 
     `keyword` ranks by BM25F over core's analysed terms of the tool's name, parameters and
     description (field weights and `k1`, `b` apply at search time); `vector` by cosine
-    similarity of pgvector embeddings; `hybrid` fuses both (`fusion`: by score, as the
-    lancedb backend does, or by rank), plus a bonus for tools whose name terms the query
-    contains, in one SQL statement.
+    similarity of pgvector embeddings; `hybrid` takes both rankings' candidates in one SQL
+    statement and core fuses them (`toolscout.vectors.fuse`: by score or by rank, plus a
+    bonus for tools whose name terms the query contains), as for every vector backend.
+    The embedder is used in `keyword` mode too when the schema already holds vectors, which
+    every writer then keeps up.
     """
 
     dsn: str | None = Field(
@@ -49,72 +48,14 @@ class PostgresOptions(IndexOptions):
         description="The PostgreSQL schema holding the index's tables (created when "
         "missing); indexes in different schemas of one database are independent.",
     )
-    mode: Literal["keyword", "vector", "hybrid"] = Field(
+    mode: Literal["keyword", "vector", "hybrid"] = Field(  # type: ignore[assignment]
         "keyword",
         description="`keyword` (BM25F full text), `vector` (pgvector cosine) or `hybrid` "
         "(both, fused by `fusion`). `vector` and `hybrid` need pgvector and an embedder.",
     )
-    embedder: str | None = Field(
-        None,
-        description="Embedder name for `vector` and `hybrid` (None: the configured "
-        "`embedder` setting, else sentence-transformers). Ignored in `keyword` mode unless "
-        "the schema already holds vectors, which every writer then keeps up.",
-    )
-    embedder_options: dict[str, Any] = Field(
-        default_factory=dict, description="Options for the embedder, on top of its config."
-    )
     k1: float = Field(1.2, ge=0.0, description="BM25 term-frequency saturation.")
     b: float = Field(
         0.75, ge=0.0, le=1.0, description="BM25 length normalisation (0: none, 1: full)."
-    )
-    fusion: Literal["score", "rank"] = Field(
-        "score",
-        description="Hybrid: how the two rankings are fused. `score` adds vector_weight x "
-        "cosine similarity, text_weight x BM25F relative to the best keyword hit and "
-        "name_match_weight x the share of the name's terms in the query (as the lancedb "
-        "backend does); `rank` adds weight / (rrf_k + rank) over both rankings "
-        "(reciprocal-rank fusion), with its own default weights.",
-    )
-    split_query: bool = Field(
-        True,
-        description="Hybrid: embed each clause of a query that asks for several things "
-        "(its sentences, cut at 'then', 'also', 'finally' ...) as well as the whole query; "
-        "a tool's similarity is its best over them.",
-    )
-    # Score fusion's weights are lancedb's (tuned there on ../shared/eval BFCL, confirmed
-    # on Seal-Tools); `rank` fusion's defaults (`_RANK_DEFAULTS`) were tuned here on BFCL
-    # (hit@5 0.888 -> 0.892) and confirmed on Seal-Tools.
-    vector_weight: float = Field(
-        1.0,
-        ge=0.0,
-        description="Hybrid: weight of the cosine similarity (`rank`: of the vector "
-        "ranking; default 1.2 there).",
-    )
-    text_weight: float = Field(
-        0.25,
-        ge=0.0,
-        description="Hybrid: weight of the relative BM25F score (`rank`: of the keyword "
-        "ranking; default 1.0 there).",
-    )
-    name_match_weight: float = Field(
-        0.1,
-        ge=0.0,
-        description="Hybrid: weight of the share of a tool's name terms the query contains "
-        "(`rank`: as a share of what rank 1 of a ranking with this weight gives; default 0.5 "
-        "there).",
-    )
-    rrf_k: float = Field(
-        10.0,
-        gt=0.0,
-        description="`rank` fusion: reciprocal-rank constant; a hit at rank r scores "
-        "weight / (rrf_k + r).",
-    )
-    candidates: int = Field(
-        50,
-        ge=1,
-        le=10_000,
-        description="Hybrid: hits taken from each ranking before fusion (at least the "
-        "requested count).",
     )
     exact_limit: int = Field(
         20_000,
@@ -152,9 +93,6 @@ class PostgresOptions(IndexOptions):
         description="The application name connections report (pg_stat_activity), e.g. "
         "one per gateway replica.",
     )
-    cache_dir: str | None = Field(
-        None, description="Directory of an on-disk vector cache shared by processes."
-    )
     set_cache_tools: int = Field(
         250_000,
         ge=1,
@@ -163,14 +101,6 @@ class PostgresOptions(IndexOptions):
         "share); the least recently searched sets are dropped beyond it and read again "
         "when needed.",
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _rank_defaults(cls, data: Any) -> Any:
-        # `rank` fusion keeps the weights tuned for it, unless given.
-        if isinstance(data, dict) and data.get("fusion") == "rank":
-            data = {**_RANK_DEFAULTS, **data}
-        return data
 
     @property
     def schema_name(self) -> str:
@@ -197,8 +127,6 @@ class PostgresOptions(IndexOptions):
 
     @model_validator(mode="after")
     def _checks(self) -> PostgresOptions:
-        if self.mode == "hybrid" and self.vector_weight + self.text_weight <= 0:
-            raise ValueError("hybrid mode needs vector_weight or text_weight above 0")
         if self.pool_min_size > self.pool_max_size:
             raise ValueError(
                 f"pool_min_size ({self.pool_min_size}) must not exceed pool_max_size "

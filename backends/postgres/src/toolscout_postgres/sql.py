@@ -316,7 +316,7 @@ target AS (
 # thousands of members), each kept if the set holds its definition.
 _MATCHED = """
 matched AS (
-    SELECT p.def, p.term, p.tf_name, p.name_terms,
+    SELECT p.def, p.term,
            p.tf_name * %(wn)s + p.tf_params * %(wp)s + p.tf_desc * %(wd)s AS tf,
            p.len_name * %(wn)s + p.len_params * %(wp)s + p.len_desc * %(wd)s AS dl
     FROM {s}.postings p
@@ -328,21 +328,11 @@ matched AS (
 )"""
 
 
-def _scored(name_match: bool) -> str:
-    """BM25F per matched tool (and, for hybrid, the share of its name terms the query
-    holds). A term's document frequency counts the set's tools holding it in any field;
-    the names a metadata filter lets through (`allowed`) are kept afterwards, so the
-    filter does not change the statistics. The arithmetic is float8 throughout: the
-    same in numeric costs more than the rest of the statement."""
-    bonus = (
-        """,
-           count(*) FILTER (WHERE m.tf_name > 0)::float8 / greatest(max(m.name_terms), 1)
-               AS name_match"""
-        if name_match
-        else ""
-    )
-    return (
-        """
+# BM25F per matched tool. A term's document frequency counts the set's tools holding it
+# in any field; the names a metadata filter lets through (`allowed`) are kept afterwards,
+# so the filter does not change the statistics. The arithmetic is float8 throughout: the
+# same in numeric costs more than the rest of the statement.
+_SCORED = """
 idf AS (
     SELECT term,
            ln(1.0 + ((SELECT size FROM target) - count(*)::float8 + 0.5)
@@ -353,15 +343,12 @@ scored AS (
     SELECT m.def,
            sum(i.idf * m.tf * (%(k1)s + 1.0)
                / (m.tf + %(k1)s * (1.0 - %(b)s + %(b)s * m.dl / (SELECT avgdl FROM target))))
-               AS score"""
-        + bonus
-        + """
+               AS score
     FROM matched m JOIN idf i USING (term)
     WHERE m.tf > 0
       AND (%(allowed)s::uuid[] IS NULL OR m.def = ANY(%(allowed)s::uuid[]))
     GROUP BY m.def
 )"""
-    )
 
 
 #: Keyword mode: the set's head, then its best hits (def, score) with the count of matches.
@@ -371,7 +358,7 @@ KEYWORD = (
     + ","
     + _MATCHED
     + ","
-    + _scored(name_match=False)
+    + _SCORED
     + """
 SELECT t.id, t.revision, t.fingerprint, t.size, top.total, top.def, top.score
 FROM target t
@@ -469,14 +456,12 @@ nearest AS MATERIALIZED (
 )"""
 
 
-def hybrid_search(indexed: bool, fusion: str = "score", split: bool = False) -> str:
-    """Hybrid mode: the BM25F and vector hits fused (`fusion`), plus the name-match bonus;
-    each hit with its fused score and its cosine similarity (a keyword hit the vector
-    list missed is compared with the query vector here, from its stored embedding).
-
-    `score` adds vw x cosine similarity, tw x BM25F relative to the best keyword hit and
-    nmw x the share of the tool's name terms in the query; `rank` adds weight /
-    (rrf_k + rank) over both rankings, and the bonus as a rank-1 share.
+def hybrid_search(indexed: bool, split: bool = False) -> str:
+    """Hybrid mode: the set's head, then the candidates core fuses
+    (`toolscout.vectors.fuse`): the best `candidates` BM25F hits and the `candidates`
+    nearest tools, each once with its raw BM25F score (NULL: not a keyword candidate), its
+    cosine similarity (a keyword hit the vector list missed is compared with the query
+    here, from its stored embedding) and whether it is a vector candidate.
 
     With `split`, the query comes as several vectors (`vectors`: the whole query's, then
     its clauses'), and a tool's distance is its least to any of them.
@@ -487,58 +472,19 @@ def hybrid_search(indexed: bool, fusion: str = "score", split: bool = False) -> 
     else:
         nearest = _NEAREST_INDEXED if indexed else _NEAREST_EXACT
         distance = "(d.embedding <=> %(vector)s)"
-    if fusion == "score":
-        fuse = """,
+    candidates = """,
 by_text AS (
     SELECT def, score FROM scored ORDER BY score DESC, def LIMIT %(candidates)s
 ),
-fused AS (
-    SELECT coalesce(x.def, v.def) AS def,
-           coalesce(x.score / nullif((SELECT max(score) FROM by_text), 0), 0.0) AS text,
-           v.distance
+found AS (
+    SELECT coalesce(x.def, v.def) AS def, x.score AS bm25, v.distance,
+           v.def IS NOT NULL AS near
     FROM by_text x FULL JOIN nearest v ON v.def = x.def
-),
-with_similarity AS (
-    SELECT f.def, f.text,
-           1.0 - coalesce(f.distance, {distance}) AS similarity
-    FROM fused f
-    LEFT JOIN {s}.definitions d ON d.key = f.def AND f.distance IS NULL
 )
-SELECT t.id, t.revision, t.fingerprint, t.size, NULL::bigint AS total, f.def,
-       %(vw)s * coalesce(f.similarity, 0.0) + %(tw)s * f.text
-       + %(nmw)s * coalesce(sc.name_match, 0.0) AS score,
-       f.similarity
+SELECT t.id, t.revision, t.fingerprint, t.size, NULL::bigint AS total, f.def, f.bm25,
+       1.0 - coalesce(f.distance, {distance}) AS similarity, f.near
 FROM target t
-LEFT JOIN with_similarity f ON true
-LEFT JOIN scored sc ON sc.def = f.def
-ORDER BY 7 DESC NULLS LAST, f.def
-"""
-    elif fusion == "rank":
-        fuse = """,
-by_text AS (
-    SELECT def, row_number() OVER (ORDER BY score DESC, def) AS r
-    FROM (SELECT def, score FROM scored ORDER BY score DESC, def LIMIT %(candidates)s) best
-),
-by_vector AS (
-    SELECT def, distance, row_number() OVER (ORDER BY distance, def) AS r FROM nearest
-),
-fused AS (
-    SELECT coalesce(x.def, v.def) AS def,
-           coalesce(%(tw)s / (%(rrf_k)s + x.r), 0.0)
-           + coalesce(%(vw)s / (%(rrf_k)s + v.r), 0.0) AS rrf,
-           v.distance
-    FROM by_text x FULL JOIN by_vector v ON v.def = x.def
-)
-SELECT t.id, t.revision, t.fingerprint, t.size, NULL::bigint AS total, f.def,
-       f.rrf + %(nmw)s / (%(rrf_k)s + 1.0) * coalesce(sc.name_match, 0.0) AS score,
-       1.0 - coalesce(f.distance, {distance}) AS similarity
-FROM target t
-LEFT JOIN fused f ON true
-LEFT JOIN scored sc ON sc.def = f.def
+LEFT JOIN found f ON true
 LEFT JOIN {s}.definitions d ON d.key = f.def AND f.distance IS NULL
-ORDER BY 7 DESC NULLS LAST, f.def
-"""
-    else:
-        raise ValueError(f"fusion must be 'score' or 'rank', not {fusion!r}")
-    fuse = fuse.replace("{distance}", distance)
-    return "WITH" + _TARGET + "," + _MATCHED + "," + _scored(name_match=True) + "," + nearest + fuse
+""".replace("{distance}", distance)
+    return ("WITH" + _TARGET + "," + _MATCHED + "," + _SCORED + "," + nearest) + candidates

@@ -1,4 +1,5 @@
-"""pgvector values for psycopg, in pgvector's binary format, and the text embedders read.
+"""pgvector values for psycopg, in pgvector's binary format (what a tool is embedded as is
+core's: `toolscout.vectors.embedding_text`, imported here for the index).
 
 A query vector is sent as a binary parameter (dimension, then big-endian float4s), and
 definitions' vectors go through binary COPY, so no float is ever formatted as text.
@@ -7,18 +8,13 @@ definitions' vectors go through binary COPY, so no float is ever formatted as te
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
-
-if TYPE_CHECKING:
-    from toolscout import ToolReference
+from toolscout.vectors import embedding_text
 
 __all__ = ["Vector", "embedding_text", "vector_dumper"]
-
-# Sentence models read a few hundred tokens at most; the rest would be cut anyway.
-_MAX_CHARS = 2000
 
 
 class Vector:
@@ -42,19 +38,3 @@ def vector_dumper(oid: int) -> type[Dumper]:
 
     VectorDumper.oid = oid
     return VectorDumper
-
-
-def embedding_text(tool: ToolReference) -> str:
-    """`name words: description; parameters` (what the lancedb backend embeds too).
-
-    Split name words read as language to a sentence model (`get weather` rather than
-    `get_weather`); the description comes next because a model truncates long inputs,
-    and the parameters last.
-    """
-    text = tool.text
-    parts = [text.name + ":"]
-    if tool.description.strip():
-        parts.append(" ".join(tool.description.split()))
-    if text.parameters:
-        parts.append("; " + text.parameters)
-    return " ".join(parts)[:_MAX_CHARS]

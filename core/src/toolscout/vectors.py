@@ -1,0 +1,591 @@
+"""The vector side of search, owned by core as text analysis is.
+
+- `embedding_text`: what a tool is embedded as, for every vector backend.
+- `HybridOptions`: the options of a backend that ranks by vectors (`mode`, `embedder`,
+  `fusion` and its weights, `split_query`, `candidates`, `cache_dir`), declared once.
+- `fuse`: the one hybrid fusion. An engine finds keyword and vector candidates with their
+  raw scores (BM25, cosine similarity); core fuses them, adds the name-match bonus and
+  reports a similarity floor, the same way for every backend.
+- `SetVectors` and `SetTerms`: a tool set's unit vectors as one float32 matrix (exact
+  nearest neighbours by one matrix product) and its BM25F postings, built in this process
+  from core's analysis. A set of a few thousand tools is searched in well under a
+  millisecond each way, with no query engine between.
+- `VectorIndexBase`: a `ToolIndexBase` that embeds the query, asks its engine for
+  candidates (`_vector_candidates`, `_keyword_candidates`; both default to the in-process
+  search above) and fuses them. A vector store gets hybrid search by implementing its
+  writes and, if it searches itself, the candidates.
+
+numpy is imported on first use, so `import toolscout` stays light.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from weakref import WeakKeyDictionary
+
+from pydantic import Field, model_validator
+
+from toolscout.analysis import Analyzer
+from toolscout.index import Query, ToolIndexBase
+from toolscout.options import IndexOptions
+from toolscout.toolsets import ToolSet
+from toolscout.types import ToolHit, ToolReference
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from toolscout.embedders import Embedder, EmbeddingCache
+
+    Matrix = npt.NDArray[np.float32]
+
+__all__ = [
+    "RANK_DEFAULTS",
+    "Candidates",
+    "HybridOptions",
+    "SetTerms",
+    "SetVectors",
+    "VectorIndexBase",
+    "embedding_text",
+    "fuse",
+    "name_match",
+]
+
+# Sentence models read a few hundred tokens at most; the rest would be cut anyway.
+_MAX_CHARS = 2000
+
+#: A ranked candidate list: (tool name, raw score), best first. Vector candidates score
+#: their cosine similarity to the query (the best over its vectors), keyword candidates
+#: their BM25 (any scale: fusion reads it relative to the best).
+Candidates = Sequence[tuple[str, float]]
+
+#: The weights `fusion = "rank"` takes unless given (those of `score` are the fields'
+#: defaults): tuned on ../shared/eval BFCL (hit@5 0.888 -> 0.892), confirmed on Seal-Tools.
+RANK_DEFAULTS: dict[str, float] = {
+    "vector_weight": 1.2,
+    "text_weight": 1.0,
+    "name_match_weight": 0.5,
+}
+
+
+def embedding_text(tool: ToolReference) -> str:
+    """`name words: description; parameters`.
+
+    Split name words read as language to a sentence model (`get weather` rather than
+    `get_weather`); the description comes next because a model truncates long inputs,
+    and the parameters last.
+    """
+    text = tool.text
+    parts = [text.name + ":"]
+    if tool.description.strip():
+        parts.append(" ".join(tool.description.split()))
+    if text.parameters:
+        parts.append("; " + text.parameters)
+    return " ".join(parts)[:_MAX_CHARS]
+
+
+def name_match(name_terms: frozenset[str], query_terms: frozenset[str]) -> float:
+    """The share of a tool name's terms that the query contains (0 to 1)."""
+    return len(name_terms & query_terms) / len(name_terms) if name_terms else 0.0
+
+
+class HybridOptions(IndexOptions):
+    """The options every backend that ranks by vectors shares (on top of `IndexOptions`).
+
+    `hybrid` fuses keyword (BM25) and vector candidates (`fusion`: by score, or by rank),
+    plus a bonus for tools whose name terms the query contains; `vector` ranks by cosine
+    similarity alone. Both embed a multi-part query's clauses too (`split_query`). A
+    backend may add modes (postgres: `keyword`) and change defaults.
+    """
+
+    mode: Literal["hybrid", "vector"] = Field(
+        "hybrid",
+        description="`hybrid` (keyword + vectors, fused by `fusion`) or `vector` (cosine "
+        "similarity alone).",
+    )
+    embedder: str | None = Field(
+        None,
+        description="Embedder name; None uses the configured `embedder` setting, else "
+        "toolscout's default embedder.",
+    )
+    embedder_options: dict[str, Any] = Field(
+        default_factory=dict, description="Options for the embedder, on top of its config."
+    )
+    fusion: Literal["score", "rank"] = Field(
+        "score",
+        description="Hybrid: how the two candidate lists are fused. `score` adds "
+        "vector_weight x cosine similarity, text_weight x BM25 relative to the best keyword "
+        "hit and name_match_weight x the share of the name's terms in the query; `rank` adds "
+        "weight / (rrf_k + rank) over both lists (reciprocal-rank fusion), with its own "
+        "default weights (vector 1.2, text 1.0, name match 0.5).",
+    )
+    split_query: bool = Field(
+        True,
+        description="Embed each clause of a query that asks for several things (its "
+        "sentences, cut at 'then', 'also', 'finally' ...) as well as the whole query; a "
+        "tool's similarity is its best over them.",
+    )
+    # Score fusion's weights, tuned on ../shared/eval (BFCL), confirmed on Seal-Tools.
+    vector_weight: float = Field(
+        1.0,
+        ge=0.0,
+        description="Hybrid: weight of the cosine similarity (`rank`: of the vector "
+        "ranking; default 1.2 there).",
+    )
+    text_weight: float = Field(
+        0.25,
+        ge=0.0,
+        description="Hybrid: weight of the relative BM25 score (`rank`: of the keyword "
+        "ranking; default 1.0 there).",
+    )
+    name_match_weight: float = Field(
+        0.1,
+        ge=0.0,
+        description="Hybrid: weight of the share of a tool's name terms the query contains "
+        "(`rank`: as a share of what rank 1 with this weight gives; default 0.5 there).",
+    )
+    rrf_k: float = Field(
+        10.0,
+        gt=0.0,
+        description="`rank` fusion: a hit at rank r scores weight / (rrf_k + r).",
+    )
+    candidates: int = Field(
+        50,
+        ge=1,
+        le=10_000,
+        description="Hybrid: hits taken from each ranking before fusion (at least the "
+        "requested count).",
+    )
+    cache_dir: str | None = Field(
+        None, description="Directory of an on-disk vector cache shared by processes."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rank_defaults(cls, data: Any) -> Any:
+        # `rank` fusion keeps the weights tuned for it, unless given.
+        if isinstance(data, dict) and data.get("fusion") == "rank":
+            data = {**RANK_DEFAULTS, **data}
+        return data
+
+    @model_validator(mode="after")
+    def _weights(self) -> HybridOptions:
+        if self.mode == "hybrid" and self.vector_weight + self.text_weight <= 0:
+            raise ValueError("hybrid mode needs vector_weight or text_weight above 0")
+        return self
+
+
+# --- fusion ---------------------------------------------------------------------------
+
+
+def fuse(
+    toolset: ToolSet,
+    query: Query,
+    by_vector: Candidates,
+    by_keyword: Candidates,
+    options: HybridOptions,
+    *,
+    analyzer: Analyzer,
+    similarities: Callable[[list[str]], Sequence[float]],
+) -> tuple[list[ToolHit], int]:
+    """Fuse vector and keyword candidates (`options.fusion`), plus the name-match bonus, for
+    every tool of `toolset` either list found; the best `query.limit` hits and how many
+    tools either list found.
+
+    `score` fusion adds `vector_weight` x cosine similarity, `text_weight` x BM25 relative
+    to the best keyword hit, and `name_match_weight` x the share of the tool's name terms
+    in the query: each term is on a fixed scale (0 to 1), so a strong match in one list
+    outweighs a weak first place in the other. `rank` fusion adds weight / (rrf_k + rank)
+    over both lists, and the bonus as a rank-1 share. Ties go by name.
+
+    The fused score decides the order; the score reported is a similarity floor: the
+    lowest cosine similarity to the query of the hit and of every hit above it. Scores so
+    descend with the ranking, and core's `min_score` keeps exactly the hits at least that
+    similar, because with a floor set the hits below it are ranked after the others (their
+    order among themselves kept), whichever list found them.
+
+    `similarities(names)` gives the cosine similarity of keyword candidates the vector list
+    missed (only those are asked for).
+    """
+    tools = toolset.tools
+    by_score = options.fusion == "score"
+    k = options.rrf_k
+    # name -> [fused, similarity (None: not known yet), text part]
+    fused: dict[str, list[Any]] = {}
+    for name, similarity in by_vector:
+        if name in tools and name not in fused:
+            fused[name] = [0.0, similarity, 0.0]
+    best_bm25 = max((score for _name, score in by_keyword), default=0.0)
+    for rank, (name, score) in enumerate(by_keyword, 1):
+        if name not in tools:
+            continue
+        entry = fused.get(name)
+        if entry is None:
+            entry = fused[name] = [0.0, None, 0.0]
+        if by_score:
+            entry[2] = score / best_bm25 if best_bm25 > 0 else 0.0
+        else:
+            entry[2] = 1.0 / (k + rank)
+    floor = options.min_score
+    # Keyword hits the vector list missed: their similarity (score fusion needs every one;
+    # rank fusion those returned, and with a floor every hit, which it orders).
+    if by_score or floor > 0:
+        _fill(fused, [name for name, entry in fused.items() if entry[1] is None], similarities)
+    if by_score:
+        for entry in fused.values():
+            entry[0] = options.vector_weight * entry[1] + options.text_weight * entry[2]
+        bonus = options.name_match_weight
+    else:
+        for rank, (name, _similarity) in enumerate(by_vector, 1):
+            entry = fused.get(name)
+            if entry is not None:
+                entry[0] += options.vector_weight / (k + rank)
+        for entry in fused.values():
+            entry[0] += options.text_weight * entry[2]
+        bonus = options.name_match_weight / (k + 1)
+    if bonus > 0 and fused and query.terms:
+        terms = frozenset(query.terms)
+        known = _name_terms(toolset, analyzer)
+        for name, entry in fused.items():
+            own = known.get(name)
+            if own is None:
+                own = known[name] = frozenset(analyzer.tool_terms(tools[name]).name)
+            entry[0] += bonus * name_match(own, terms)
+    order = sorted(fused, key=lambda name: (-fused[name][0], name))
+    _fill(fused, [name for name in order[: query.limit] if fused[name][1] is None], similarities)
+    if floor > 0:
+        order = [n for n in order if fused[n][1] >= floor] + [
+            n for n in order if fused[n][1] < floor
+        ]
+    hits = []
+    lowest = math.inf
+    for name in order[: query.limit]:
+        lowest = min(lowest, float(fused[name][1]))
+        hits.append(ToolHit(name, lowest, tools[name].summary))
+    return hits, len(order)
+
+
+# Each set's tools' name terms, by analyzer, filled as they come up in fusions.
+_names: WeakKeyDictionary[ToolSet, dict[str, dict[str, frozenset[str]]]] = WeakKeyDictionary()
+_names_lock = threading.Lock()
+
+
+def _name_terms(toolset: ToolSet, analyzer: Analyzer) -> dict[str, frozenset[str]]:
+    with _names_lock:
+        return _names.setdefault(toolset, {}).setdefault(analyzer.signature, {})
+
+
+def _fill(
+    fused: dict[str, list[Any]],
+    names: list[str],
+    similarities: Callable[[list[str]], Sequence[float]],
+) -> None:
+    if names:
+        for name, similarity in zip(names, similarities(names), strict=True):
+            fused[name][1] = float(similarity)
+
+
+# --- in-process search of one set -----------------------------------------------------
+
+
+# Matrix elements multiplied per BLAS call (see `SetVectors._cosines`).
+_SLICE = 131_072
+
+
+def _best(names: Sequence[str], scores: Any, limit: int, rows: Any) -> list[tuple[str, float]]:
+    """The `limit` best (name, score) pairs among `rows` (indexes into `names` and
+    `scores`), best first, ties by name (every tie with the last one kept is weighed, so
+    the cut is the one a full sort makes)."""
+    import numpy as np
+
+    if limit < 1 or not len(rows):
+        return []
+    if limit < len(rows):
+        kept = scores[rows]
+        cut = np.partition(kept, len(kept) - limit)[len(kept) - limit]
+        rows = rows[kept >= cut]
+    found = [(names[i], float(scores[i])) for i in rows.tolist()]
+    found.sort(key=lambda hit: (-hit[1], hit[0]))
+    return found[:limit]
+
+
+def _allowed_rows(rows: Mapping[str, int], allowed: frozenset[str]) -> Any:
+    import numpy as np
+
+    return np.array(sorted(rows[name] for name in allowed if name in rows), dtype=np.intp)
+
+
+class SetVectors:
+    """A set's tools' vectors as rows of one float32 matrix, scaled to unit length, so the
+    cosine similarities to a query are one matrix product (exact, no index)."""
+
+    __slots__ = ("matrix", "names", "rows")
+
+    def __init__(self, names: Sequence[str], vectors: Matrix) -> None:
+        import numpy as np
+
+        matrix = np.asarray(vectors, dtype=np.float32)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        self.matrix = matrix / np.maximum(norms, 1e-12)
+        self.names = list(names)
+        self.rows = {name: row for row, name in enumerate(self.names)}
+
+    def _cosines(self, vectors: Sequence[Matrix], rows: Any = None) -> Any:
+        """Each row's best cosine similarity over the query vectors."""
+        import numpy as np
+
+        queries = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+        norms = np.linalg.norm(queries, axis=1, keepdims=True)
+        queries = np.ascontiguousarray((queries / np.maximum(norms, 1e-12)).T)
+        matrix = self.matrix if rows is None else self.matrix[rows]
+        scores = np.empty((len(matrix), len(vectors)), dtype=np.float32)
+        # In slices small enough that BLAS runs each on this thread: its worker threads
+        # cost more than the product (10x on a busy 2-core machine).
+        step = max(64, _SLICE // max(matrix.shape[1], 1))
+        for start in range(0, len(matrix), step):
+            np.matmul(matrix[start : start + step], queries, out=scores[start : start + step])
+        return scores[:, 0] if len(vectors) == 1 else scores.max(axis=1)
+
+    def nearest(
+        self, vectors: Sequence[Matrix], limit: int, allowed: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
+        """The `limit` tools most similar to any of the query vectors, most similar first
+        (ties by name), among `allowed` when given."""
+        import numpy as np
+
+        rows = np.arange(len(self.names)) if allowed is None else _allowed_rows(self.rows, allowed)
+        if not len(rows) or limit < 1:
+            return []
+        return _best(self.names, self._cosines(vectors), limit, rows)
+
+    def similarities(self, names: Sequence[str], vectors: Sequence[Matrix]) -> list[float]:
+        """The named tools' best cosine similarity to the query vectors (0 for a name the
+        set does not hold)."""
+        import numpy as np
+
+        known = [self.rows.get(name) for name in names]
+        rows = np.array([row for row in known if row is not None], dtype=np.intp)
+        scores = iter(self._cosines(vectors, rows).tolist()) if len(rows) else iter(())
+        return [next(scores) if row is not None else 0.0 for row in known]
+
+
+class SetTerms:
+    """A set's BM25F postings over core's analysed terms: per term, the tools holding it
+    and its field-weighted count there; per tool, its field-weighted length.
+
+    BM25F as PostgreSQL's backend computes it and as LanceDB's full-text index does with
+    each field's terms written its weight's number of times: term counts and lengths are
+    summed over the fields times their weights before saturation; a term's document
+    frequency counts the set's tools holding it in a weighted field.
+    """
+
+    __slots__ = ("avgdl", "lengths", "names", "postings", "rows")
+
+    def __init__(
+        self,
+        tools: Mapping[str, ToolReference],
+        analyzer: Analyzer,
+        weights: tuple[float, float, float],
+    ) -> None:
+        import numpy as np
+
+        self.names = list(tools)
+        self.rows = {name: row for row, name in enumerate(self.names)}
+        counts: dict[str, dict[int, float]] = {}
+        lengths = []
+        for row, tool in enumerate(tools.values()):
+            length = 0.0
+            for field, weight in zip(analyzer.tool_terms(tool).fields, weights, strict=True):
+                if not weight:
+                    continue
+                length += weight * len(field)
+                for term in field:
+                    held = counts.setdefault(term, {})
+                    held[row] = held.get(row, 0.0) + weight
+            lengths.append(length)
+        self.lengths = np.asarray(lengths, dtype=np.float64)
+        self.avgdl = max(float(self.lengths.mean()) if lengths else 0.0, 1e-9)
+        self.postings = {
+            term: (
+                np.fromiter(held.keys(), dtype=np.intp, count=len(held)),
+                np.fromiter(held.values(), dtype=np.float64, count=len(held)),
+            )
+            for term, held in counts.items()
+        }
+
+    def top(
+        self,
+        terms: Sequence[str],
+        limit: int,
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+        allowed: frozenset[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """The `limit` best tools by BM25F for `terms` (distinct), best first (ties by
+        name), among `allowed` when given (the statistics stay the whole set's)."""
+        import numpy as np
+
+        size = len(self.names)
+        scores = np.zeros(size, dtype=np.float64)
+        norm = k1 * (1.0 - b + b * self.lengths / self.avgdl)
+        for term in terms:
+            posting = self.postings.get(term)
+            if posting is None:
+                continue
+            rows, tf = posting
+            idf = math.log(1.0 + (size - len(rows) + 0.5) / (len(rows) + 0.5))
+            scores[rows] += idf * tf * (k1 + 1.0) / (tf + norm[rows])
+        matched = np.flatnonzero(scores > 0)
+        if allowed is not None:
+            matched = np.intersect1d(matched, _allowed_rows(self.rows, allowed))
+        return _best(self.names, scores, limit, matched)
+
+
+# --- the base of vector backends ------------------------------------------------------
+
+
+class _InProcess:
+    """What this process built to search one set (two threads may both build a part: the
+    result is the same)."""
+
+    __slots__ = ("terms", "vectors")
+
+    def __init__(self) -> None:
+        self.vectors: SetVectors | None = None
+        self.terms: SetTerms | None = None
+
+
+class VectorIndexBase(ToolIndexBase):
+    """A `ToolIndexBase` that ranks by vectors: `vector` mode by cosine similarity, `hybrid`
+    by `fuse` over keyword and vector candidates.
+
+    Core embeds the query (and its clauses, `split_query`) through the shared embedding
+    cache, asks the engine for candidates and fuses them. The candidates default to an
+    in-process search of the set (`SetVectors`, `SetTerms`, built on its first search
+    from the embedding cache and core's analysis, kept while the set lives); an engine
+    that searches its own store overrides `_vector_candidates` (and, for its own keyword
+    ranking, `_keyword_candidates`). The engine still implements the writes
+    (`_create_set`, `_update_set`, `_drop_set`), which may do nothing for an in-memory one.
+    """
+
+    Options: ClassVar[type[IndexOptions] | None] = HybridOptions
+    options: HybridOptions
+
+    def __init__(
+        self,
+        embedder: str | Embedder | None = None,
+        *,
+        cache: EmbeddingCache | None = None,
+        **options: Any,
+    ) -> None:
+        """`embedder` is an embedder name or a ready `Embedder` object (None: the `embedder`
+        option, else the configured one); `cache` replaces the process-wide vector cache
+        (tests). Other keywords are options."""
+        from toolscout.embedders import load_embedder, shared_cache
+
+        ready = None if embedder is None or isinstance(embedder, str) else embedder
+        if isinstance(embedder, str):
+            options = {**options, "embedder": embedder}
+        super().__init__(**options)
+        if not isinstance(self.options, HybridOptions):
+            raise TypeError(
+                f"{type(self).__name__}.Options must subclass toolscout.vectors.HybridOptions"
+            )
+        opts = self.options
+        if ready is None:
+            ready = load_embedder(opts.embedder, **opts.embedder_options)
+        self.embedder: Embedder = ready
+        self.cache: EmbeddingCache = cache if cache is not None else shared_cache(opts.cache_dir)
+        self._in_process: WeakKeyDictionary[ToolSet, _InProcess] = WeakKeyDictionary()
+        self._in_process_lock = threading.Lock()
+
+    # --- what an engine may override ---------------------------------------------------
+
+    def _vector_candidates(
+        self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix], limit: int
+    ) -> Candidates:
+        """The `limit` tools nearest to any query vector, with their cosine similarity,
+        most similar first, among `query.allowed` when set."""
+        return self._set_vectors(toolset).nearest(vectors, limit, query.allowed)
+
+    def _keyword_candidates(self, toolset: ToolSet, query: Query, limit: int) -> Candidates:
+        """The `limit` best tools by BM25F over the query's terms, best first, among
+        `query.allowed` when set."""
+        return self._set_terms(toolset).top(query.terms, limit, allowed=query.allowed)
+
+    def _similarities(
+        self, toolset: ToolSet, names: list[str], vectors: Sequence[Matrix]
+    ) -> Sequence[float]:
+        """The named tools' best cosine similarity to the query vectors."""
+        return self._set_vectors(toolset).similarities(names, vectors)
+
+    def _keyword_weights(self) -> tuple[float, float, float]:
+        """The name, parameters and description weights of the keyword ranking."""
+        opts = self.options
+        return (opts.name_weight, opts.parameters_weight, opts.description_weight)
+
+    # --- the in-process search ----------------------------------------------------------
+
+    def _for(self, toolset: ToolSet) -> _InProcess:
+        with self._in_process_lock:
+            return self._in_process.setdefault(toolset, _InProcess())
+
+    def _set_vectors(self, toolset: ToolSet) -> SetVectors:
+        """The set's vectors (from the embedding cache: each text embedded once per model),
+        built on first use and kept while the set lives."""
+        held = self._for(toolset)
+        if held.vectors is None:
+            texts = [embedding_text(tool) for tool in toolset.tools.values()]
+            matrix = self.cache.embed_documents(self.embedder, texts)
+            held.vectors = SetVectors(list(toolset.tools), matrix)
+        return held.vectors
+
+    def _set_terms(self, toolset: ToolSet) -> SetTerms:
+        """The set's BM25F postings, built on first use and kept while the set lives."""
+        held = self._for(toolset)
+        if held.terms is None:
+            held.terms = SetTerms(toolset.tools, self.analyzer, self._keyword_weights())
+        return held.terms
+
+    # --- search ------------------------------------------------------------------------
+
+    def _query_vectors(self, query: Query) -> list[Matrix]:
+        """The whole query's vector, then one per clause with `split_query`."""
+        from toolscout.embedders import query_vectors
+
+        return query_vectors(self.cache, self.embedder, query.text, split=self.options.split_query)
+
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        options = self.options
+        vectors = self._query_vectors(query)
+        wanted = max(query.limit, options.candidates)
+        if options.mode != "hybrid":
+            found = [
+                (name, score)
+                for name, score in self._vector_candidates(toolset, query, vectors, wanted)
+                if name in toolset.tools
+            ]
+            hits = [
+                ToolHit(name, score, toolset.tools[name].summary)
+                for name, score in found[: query.limit]
+            ]
+            return hits, len(found)
+        by_vector: Candidates = ()
+        by_keyword: Candidates = ()
+        if options.vector_weight > 0:
+            by_vector = self._vector_candidates(toolset, query, vectors, wanted)
+        if options.text_weight > 0 and query.terms:
+            by_keyword = self._keyword_candidates(toolset, query, wanted)
+        return fuse(
+            toolset,
+            query,
+            by_vector,
+            by_keyword,
+            options,
+            analyzer=self.analyzer,
+            similarities=lambda names: self._similarities(toolset, names, vectors),
+        )
