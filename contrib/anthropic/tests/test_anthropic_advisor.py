@@ -297,7 +297,9 @@ def test_a_continued_conversation_keeps_turns_alternating(server: WireServer) ->
     first = chat.run("Weather in Rome?")
     chat.run([*first.messages, Message.user("Thanks!")])
     body = server.bodies[3]
-    assert tool_names(body) == ["tool_search"]  # a new run starts with the search tool only
+    # A continued conversation starts with the tools its searches found (the cache holds).
+    assert tool_names(body) == ["tool_search", "get_weather"]
+    assert tool_names(body) == tool_names(server.bodies[2])
     roles = [turn["role"] for turn in body["messages"]]
     assert roles == ["user", "assistant", "user", "assistant", "user", "assistant", "user"]
     assert body["messages"][-1] == {"role": "user", "content": "Thanks!"}

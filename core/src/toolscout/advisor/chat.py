@@ -65,7 +65,9 @@ class Message:
       items (e.g. reasoning) that an adapter needs to send back verbatim.
     - `tool`: the result of the call `tool_call_id` to tool `name`, as `content` text;
       `is_error` marks a failed call; `tool_references` names tools a native deferred-tool
-      search loaded (Anthropic `tool_reference` blocks).
+      search loaded (Anthropic `tool_reference` blocks); `found` names the tools a search
+      found (not sent: a later run over this history starts with them loaded, so the
+      tools array, and the provider's cached prompt prefix, carry on).
     """
 
     role: Role
@@ -76,6 +78,7 @@ class Message:
     is_error: bool = False
     tool_references: tuple[str, ...] = ()
     raw: Any = None
+    found: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.role not in ("system", "user", "assistant", "tool"):
@@ -86,6 +89,7 @@ class Message:
             raise TypeError(f"message content must be a str, got {type(self.content).__name__}")
         object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
         object.__setattr__(self, "tool_references", tuple(self.tool_references))
+        object.__setattr__(self, "found", tuple(self.found))
         if self.role == "tool" and not self.tool_call_id:
             raise ValueError("a tool message needs the tool_call_id of the call it answers")
 
@@ -109,6 +113,7 @@ class Message:
         *,
         is_error: bool = False,
         tool_references: Iterable[str] = (),
+        found: Iterable[str] = (),
     ) -> Message:
         return cls(
             "tool",
@@ -117,6 +122,7 @@ class Message:
             name=call.name,
             is_error=is_error,
             tool_references=tuple(tool_references),
+            found=tuple(found),
         )
 
 

@@ -460,6 +460,20 @@ class _Run:
         self._sent: tuple[str, ...] = ()
         self._deferred = 0
         self._usage: Usage | None = None
+        if self.search_on:
+            self._restore()
+
+    def _restore(self) -> None:
+        """Load what the searches of a continued conversation found, in their order.
+
+        The history's search results name them (`Message.found`), so the first request of
+        this run carries the tools the last one ended with (the prompt cache holds), and a
+        tool found in an earlier run stays callable.
+        """
+        search = self.advisor.search_name
+        for message in self.messages:
+            if message.role == "tool" and message.name == search and message.found:
+                self._load([name for name in message.found if name in self.registry])
 
     def next_request(self) -> ChatRequest:
         self._iteration_began = time.perf_counter()
@@ -560,7 +574,11 @@ class _Run:
             )
             self.messages.append(
                 Message.tool_result(
-                    call, result.content, is_error=result.is_error, tool_references=references
+                    call,
+                    result.content,
+                    is_error=result.is_error,
+                    tool_references=references,
+                    found=result.search.names if result.search is not None else (),
                 )
             )
         if searches:
