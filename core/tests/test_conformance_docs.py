@@ -43,6 +43,10 @@ example_backend = _load("example_backend")
 TestMiniBM25 = _load("test_example_backend").TestMiniBM25
 shared_store = _load("shared_store")
 TestSQLiteSharedIndex = _load("test_shared_store").TestSQLiteSharedIndex
+vector_backend = _load("vector_backend")
+vector_tests = _load("test_vector_backend")
+TestSQLiteVectorHybrid = vector_tests.TestSQLiteVectorHybrid
+TestSQLiteVectorOnly = vector_tests.TestSQLiteVectorOnly
 
 
 def _titled_block(title: str) -> str:
@@ -59,6 +63,8 @@ def _titled_block(title: str) -> str:
         "test_example_backend.py",
         "shared_store.py",
         "test_shared_store.py",
+        "vector_backend.py",
+        "test_vector_backend.py",
     ],
 )
 def test_page_shows_the_tested_file_verbatim(name: str) -> None:
