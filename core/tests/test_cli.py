@@ -276,7 +276,10 @@ def test_search_counts_the_tokens_it_saved(
 def test_search_max_results_caps_the_results(
     capsys: pytest.CaptureFixture[str], catalog: Path
 ) -> None:
+    # "a" is in every tool's words for the reference engine; it says nothing, so the
+    # confidence floor (which would answer it with nothing) is off here.
     argv = ["search", "a", "--catalog", str(catalog), "-b", "reference"]
+    argv += ["--option", "min_confidence=0"]
     assert len(run_json(capsys, *argv)["results"]) > 1
     assert len(run_json(capsys, *argv, "--max-results", "1")["results"]) == 1
 
@@ -500,7 +503,7 @@ def queries(tmp_path: Path) -> Path:
 
 
 EVAL_KEYS = {"backend", "queries", "hit@5", "recall@5", "ndcg@10", "mrr@10"}
-EVAL_KEYS |= {"p50_ms", "p99_ms", "index_s"}
+EVAL_KEYS |= {"p50_ms", "p99_ms", "index_s", "answered", "abstained", "infeasible"}
 
 
 def test_eval_json_reports_the_metrics_of_each_backend(
@@ -518,6 +521,27 @@ def test_eval_json_reports_the_metrics_of_each_backend(
         assert result["hit@5"] == pytest.approx(0.6667)
         assert result["mrr@10"] == pytest.approx(0.6667)
         assert 0 <= result["p50_ms"] <= result["p99_ms"]
+
+
+def test_eval_reports_answered_and_abstention_per_kind_of_infeasible_query(
+    capsys: pytest.CaptureFixture[str], catalog: Path, queries: Path, tmp_path: Path
+) -> None:
+    infeasible = tmp_path / "infeasible.jsonl"
+    rows = [
+        {"query": "bake a sourdough loaf", "relevant": [], "kind": "tool_absent"},
+        {"query": "knit a chunky wool scarf", "relevant": [], "kind": "no_tool_needed"},
+    ]
+    infeasible.write_text("\n".join(json.dumps(row) for row in rows) + "\n", encoding="utf-8")
+    argv = ["eval", "--catalog", str(catalog), "--queries", str(queries), "-b", "reference"]
+    code, out, _err = run(capsys, *argv, "--infeasible", str(infeasible))
+    assert code == 0
+    assert "answered" in out and "abstained:tool_absent" in out
+    assert "abstained:no_tool_needed" in out and "abstained:all" in out
+    result = run_json(capsys, *argv, "--infeasible", str(infeasible))["results"][0]
+    # The query "zzzz qqqq" matches nothing: two of three answerable queries keep a result.
+    assert result["answered"] == pytest.approx(0.6667)
+    assert result["abstained"] == {"tool_absent": 1.0, "no_tool_needed": 1.0, "all": 1.0}
+    assert result["infeasible"] == {"tool_absent": 1, "no_tool_needed": 1, "all": 2}
 
 
 def test_eval_limit_queries_scores_the_first_n(

@@ -15,8 +15,10 @@ from toolscout import ToolHit, ToolReference
 from toolscout.evaluation import (
     EvalError,
     EvalQuery,
+    InfeasibleQuery,
     evaluate,
     hit_at_k,
+    load_infeasible,
     load_queries,
     mrr_at_k,
     ndcg_at_k,
@@ -119,7 +121,12 @@ def test_summarize_takes_means_over_queries() -> None:
         "p50_ms",
         "p99_ms",
         "index_s",
+        "answered",
+        "abstained",
+        "infeasible",
     }
+    assert result.answered == 1.0
+    assert result.abstained == {}
 
 
 def test_parse_query_reads_the_eval_format_and_ignores_provenance() -> None:
@@ -205,3 +212,57 @@ def test_evaluate_names_the_query_a_backend_failed_on() -> None:
         EvalError, match=r"failed on query 2 \('city weather now'\): RuntimeError: engine exploded"
     ):
         evaluate(_FailsOnSecondQuery(), tools, queries)
+
+
+def test_summarize_reports_answered_and_abstention_per_kind() -> None:
+    queries = [EvalQuery("q1", ("a",)), EvalQuery("q2", ("b",)), EvalQuery("q3", ("c",))]
+    rankings: list[list[str]] = [["a"], [], ["x", "c"]]
+    infeasible = [
+        (InfeasibleQuery("i1", "tool_absent"), []),
+        (InfeasibleQuery("i2", "tool_absent"), ["a"]),
+        (InfeasibleQuery("i3", "no_tool_needed"), []),
+    ]
+    result = summarize("demo", rankings, queries, [1.0] * 3, 0.1, infeasible)
+    assert result.answered == pytest.approx(2 / 3)
+    assert result.abstained == pytest.approx(
+        {"tool_absent": 0.5, "no_tool_needed": 1.0, "all": 2 / 3}
+    )
+    assert result.infeasible == {"tool_absent": 2, "no_tool_needed": 1, "all": 3}
+    assert result.to_dict()["abstained"]["all"] == pytest.approx(0.6667)
+
+
+def test_load_infeasible_reads_kinds_and_refuses_a_query_with_relevant_tools(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "infeasible.jsonl"
+    path.write_text(
+        '{"query": "q0", "relevant": [], "kind": "tool_absent"}\n{"query": "q1"}\n',
+        encoding="utf-8",
+    )
+    assert load_infeasible(path) == [
+        InfeasibleQuery("q0", "tool_absent"),
+        InfeasibleQuery("q1", "infeasible"),
+    ]
+    path.write_text('{"query": "q0", "relevant": ["a"]}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"infeasible.jsonl:1: .*belongs in the answerable"):
+        load_infeasible(path)
+
+
+def test_evaluate_measures_abstention_with_default_options() -> None:
+    tools = [
+        ToolReference("send_chat_message", "Post a message to a chat channel."),
+        ToolReference("get_weather", "Current weather forecast for a city."),
+    ]
+    queries = [EvalQuery("weather forecast for a city", ("get_weather",))]
+    infeasible = [
+        InfeasibleQuery("bake a chocolate cake recipe", "far"),
+        InfeasibleQuery("translate poetry into latin verse", "far"),
+    ]
+    done: list[int] = []
+    result = evaluate(
+        ReferenceToolIndex(), tools, queries, infeasible=infeasible, on_query=done.append
+    )
+    assert done == [1, 2, 3]
+    assert result.answered == 1.0
+    assert result.hit_at_5 == 1.0
+    assert result.abstained == {"far": 1.0, "all": 1.0}

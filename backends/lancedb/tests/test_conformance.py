@@ -16,20 +16,8 @@ from toolscout_sentence_transformers import SentenceTransformerEmbedder
 MIN_SCORE = 0.3
 
 
-#: Why one sharing test is marked xfail (test_lancedb.py checks its isolation part).
-NEAREST_RETURNS_EVERY_TOOL = (
-    "sharing.py asserts that an unrelated query ('migratory whales') finds nothing in the "
-    "bystander session; nearest-neighbour search ranks every tool of the session. "
-    "test_lancedb.py::test_a_change_by_one_sharer_is_its_own checks the isolation part."
-)
-
-
 class _LanceDB(ToolIndexConformance):
     options: dict[str, Any] = {}  # noqa: RUF012 - read only
-
-    @pytest.mark.xfail(reason=NEAREST_RETURNS_EVERY_TOOL, strict=False)
-    def test_a_change_by_one_sharer_is_its_own(self, index: Any) -> None:
-        super().test_a_change_by_one_sharer_is_its_own(index)
 
     @pytest.fixture
     def index(self, minilm: SentenceTransformerEmbedder) -> Iterator[LanceDBToolIndex]:

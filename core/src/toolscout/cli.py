@@ -4,7 +4,7 @@
     toolscout search QUERY [--catalog PATH] [--backend NAME] [--max-results N] [--json]
     toolscout demo [--backend NAME] [--max-results N] [--json]
     toolscout eval --catalog TOOLS.jsonl --queries QUERIES.jsonl [--backend NAME ...]
-                   [--limit-queries N] [--json]
+                   [--infeasible QUERIES.jsonl] [--limit-queries N] [--json]
 
 `search`, `demo` and `eval` take backend options as repeatable `--option KEY=VALUE`, layered
 on top of the configuration (`[tool.toolscout.backends.NAME]`). A value is parsed as JSON
@@ -432,7 +432,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     """Score one or more backends on a catalog + queries pair (see toolscout.evaluation)."""
     from toolscout.catalog import load_catalog
     from toolscout.config import load_settings
-    from toolscout.evaluation import evaluate, load_queries
+    from toolscout.evaluation import evaluate, load_infeasible, load_queries
     from toolscout.progress import ProgressBar
 
     settings = load_settings()
@@ -440,8 +440,10 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     options = parse_options(args.option)
     tools = load_catalog(args.catalog)
     queries = load_queries(args.queries)
+    infeasible = load_infeasible(args.infeasible) if args.infeasible else []
     if args.limit_queries is not None:
         queries = queries[: args.limit_queries]
+        infeasible = infeasible[: args.limit_queries]
     known = {tool.name for tool in tools}
     missing = sum(1 for q in queries if not known.issuperset(q.relevant))
     if missing:
@@ -452,10 +454,19 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     results = []
     for backend in backends:
         index = _open_index(backend, options_for(backend, options, backends), settings)
-        bar = ProgressBar(len(queries), f"queries ({backend})")
+        bar = ProgressBar(len(queries) + len(infeasible), f"queries ({backend})")
         bar.message(f"indexing {len(tools):,} tools ({backend})…")
         try:
-            results.append(evaluate(index, tools, queries, backend=backend, on_query=bar.update))
+            results.append(
+                evaluate(
+                    index,
+                    tools,
+                    queries,
+                    backend=backend,
+                    infeasible=infeasible,
+                    on_query=bar.update,
+                )
+            )
         finally:
             bar.close()
             _close(index)
@@ -463,15 +474,23 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         _emit_json({"results": [result.to_dict() for result in results]}, out)
         return 0
     header = ["backend", "queries", "hit@5", "recall@5", "ndcg@10", "mrr@10"]
-    header += ["p50_ms", "p99_ms", "index_s"]
-    rows = [header]
+    header += ["p50_ms", "p99_ms", "index_s", "answered"]
+    kinds = list(dict.fromkeys(kind for result in results for kind in result.abstained))
+    rows = [header + [f"abstained:{kind}" for kind in kinds]]
     for result in results:
         data = result.to_dict()
         rows.append(
             [str(data["backend"]), str(data["queries"])]
             + [f"{data[key]:.3f}" for key in header[2:]]
+            + [f"{result.abstained[kind]:.3f}" for kind in kinds]
         )
     out.write(_table(rows))
+    if kinds:
+        counts = ", ".join(f"{kind} {count}" for kind, count in results[0].infeasible.items())
+        out.write(
+            "answered: share of answerable queries with at least one result; abstained: "
+            f"share of infeasible queries ({counts}) with none\n"
+        )
     return 0
 
 
@@ -546,6 +565,12 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
         action="append",
         metavar="NAME",
         help="backend to score; repeatable (default: config)",
+    )
+    evaluation.add_argument(
+        "--infeasible",
+        metavar="QUERIES.jsonl",
+        help="queries no tool of the catalog answers ({query, kind?} a line): report the "
+        "share of them that get no result, per kind",
     )
     evaluation.add_argument(
         "--limit-queries", type=_positive_int, metavar="N", help="score the first N queries only"

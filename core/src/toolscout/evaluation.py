@@ -13,6 +13,11 @@ best first:
 A name repeated in `ranked` counts once, at its first position, so a backend cannot raise
 its score by repeating a hit. The functions are plain and importable so benchmark scripts
 reuse them instead of re-deriving the formulas.
+
+Abstention, with the options a user gets by default: *answered* is the share of answerable
+queries that keep at least one result; given infeasible queries (no tool of the catalog
+answers them, `relevant` empty, an optional `kind`), *abstained* is the share of them that
+get no result at all, per kind and over all of them.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -35,9 +40,11 @@ __all__ = [
     "EvalError",
     "EvalQuery",
     "EvalResult",
+    "InfeasibleQuery",
     "Match",
     "evaluate",
     "hit_at_k",
+    "load_infeasible",
     "load_queries",
     "mrr_at_k",
     "ndcg_at_k",
@@ -155,6 +162,56 @@ def load_queries(path: str | Path) -> list[EvalQuery]:
     return queries
 
 
+@dataclass(frozen=True)
+class InfeasibleQuery:
+    """A query no tool of the catalog answers; `kind` says why (e.g. MetaTool's
+    `tool_absent`: the tool it needs was removed, `no_tool_needed`: it needs none)."""
+
+    query: str
+    kind: str = "infeasible"
+
+
+def load_infeasible(path: str | Path) -> list[InfeasibleQuery]:
+    """Read a JSONL file of infeasible queries (`{"query", "kind"?, "relevant"?: []}` a line).
+
+    Raises `ValueError` naming the file and line of the first bad query (a query that names
+    relevant tools belongs with the answerable ones), and `OSError` when the file cannot be
+    read.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"infeasible-queries file not found: {path}")
+    if path.is_dir():
+        raise ValueError(f"infeasible-queries path is a directory, expected a JSONL file: {path}")
+    queries = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}:{number}: invalid JSON: {error.msg}") from None
+            except RecursionError:
+                raise ValueError(f"{path}:{number}: the JSON is nested too deeply") from None
+            if not isinstance(data, Mapping):
+                raise ValueError(f"{path}:{number}: expected a JSON object")
+            text, kind = data.get("query"), data.get("kind") or "infeasible"
+            if not isinstance(text, str):
+                raise ValueError(f'{path}:{number}: "query" must be a string, got {text!r}')
+            if not isinstance(kind, str):
+                raise ValueError(f'{path}:{number}: "kind" must be a string, got {kind!r}')
+            if data.get("relevant"):
+                raise ValueError(
+                    f"{path}:{number}: an infeasible query has no relevant tools; this one "
+                    "names some, so it belongs in the answerable queries (--queries)"
+                )
+            queries.append(InfeasibleQuery(text, kind))
+    if not queries:
+        raise ValueError(f"{path}: no queries in the file")
+    return queries
+
+
 def _top(ranked: Sequence[str], k: int) -> list[str]:
     """The first k distinct names of a ranking."""
     if k < 1:
@@ -225,6 +282,12 @@ class EvalResult:
     p50_ms: float
     p99_ms: float
     index_s: float
+    answered: float = 1.0
+    """The share of the answerable queries that kept at least one result."""
+    abstained: Mapping[str, float] = field(default_factory=dict)
+    """Per kind of infeasible query (and `all`), the share that got no result."""
+    infeasible: Mapping[str, int] = field(default_factory=dict)
+    """How many infeasible queries of each kind (and `all`) were asked."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form `toolscout eval --json` prints, keys as in the eval README."""
@@ -238,6 +301,9 @@ class EvalResult:
             "p50_ms": round(self.p50_ms, 4),
             "p99_ms": round(self.p99_ms, 4),
             "index_s": round(self.index_s, 4),
+            "answered": round(self.answered, 4),
+            "abstained": {kind: round(share, 4) for kind, share in self.abstained.items()},
+            "infeasible": dict(self.infeasible),
         }
 
 
@@ -247,14 +313,17 @@ def summarize(
     queries: Sequence[EvalQuery],
     latencies_ms: Sequence[float],
     index_s: float,
+    infeasible: Sequence[tuple[InfeasibleQuery, Sequence[str]]] = (),
 ) -> EvalResult:
-    """Score the rankings a backend gave for `queries` (same order) into an `EvalResult`."""
+    """Score the rankings a backend gave for `queries` (same order) into an `EvalResult`,
+    with the abstention on `infeasible` (each query with the names it got)."""
     if len(rankings) != len(queries) or not queries:
         raise ValueError(
             f"need one ranking per query and at least one query, got {len(rankings)} "
             f"rankings for {len(queries)} queries"
         )
     pairs = list(zip(rankings, queries, strict=True))
+    abstained, asked = _abstention(infeasible)
     return EvalResult(
         backend=backend,
         queries=len(queries),
@@ -265,6 +334,26 @@ def summarize(
         p50_ms=percentile(latencies_ms, 50),
         p99_ms=percentile(latencies_ms, 99),
         index_s=index_s,
+        answered=statistics.fmean(1.0 if ranked else 0.0 for ranked in rankings),
+        abstained=abstained,
+        infeasible=asked,
+    )
+
+
+def _abstention(
+    infeasible: Sequence[tuple[InfeasibleQuery, Sequence[str]]],
+) -> tuple[dict[str, float], dict[str, int]]:
+    """The share of infeasible queries answered with nothing, and their count, per kind
+    (in order of first appearance) and over all of them."""
+    if not infeasible:
+        return {}, {}
+    by_kind: dict[str, list[bool]] = {}
+    for query, ranked in infeasible:
+        by_kind.setdefault(query.kind, []).append(not ranked)
+    by_kind["all"] = [not ranked for _query, ranked in infeasible]
+    return (
+        {kind: statistics.fmean(empty) for kind, empty in by_kind.items()},
+        {kind: len(empty) for kind, empty in by_kind.items()},
     )
 
 
@@ -274,13 +363,16 @@ def evaluate(
     queries: Sequence[EvalQuery],
     *,
     backend: str | None = None,
+    infeasible: Sequence[InfeasibleQuery] = (),
     on_indexed: Callable[[float], None] | None = None,
     on_query: Callable[[int], None] | None = None,
 ) -> EvalResult:
-    """Index every tool into one session, ask each query for 10 results, and score them.
+    """Index every tool into one session, ask each query for 10 results, and score them;
+    then ask each `infeasible` query, to measure abstention.
 
-    `index_s` times the one `index_tools` call; each query's latency times its `search`
-    call alone. `on_indexed(seconds)` and `on_query(done)` report progress.
+    `index_s` times the one `index_tools` call; each answerable query's latency times its
+    `search` call alone. `on_indexed(seconds)` and `on_query(done)` report progress (done
+    counts the answerable queries, then the infeasible ones).
     """
     if not queries:
         raise ValueError("no queries to evaluate")
@@ -308,4 +400,17 @@ def evaluate(
         rankings.append(response.names)
         if on_query is not None:
             on_query(done)
-    return summarize(name, rankings, queries, latencies, index_s)
+    unanswerable: list[tuple[InfeasibleQuery, list[str]]] = []
+    for done, asked in enumerate(infeasible, len(queries) + 1):
+        request = ToolSearchRequest(EVAL_SESSION, asked.query, max_results=EVAL_MAX_RESULTS)
+        try:
+            response = index.search(request)
+        except Exception as error:
+            raise EvalError(
+                f"backend {name!r} failed on infeasible query {done - len(queries)} "
+                f"({_clip(asked.query)!r}): {type(error).__name__}: {error}"
+            ) from error
+        unanswerable.append((asked, response.names))
+        if on_query is not None:
+            on_query(done)
+    return summarize(name, rankings, queries, latencies, index_s, unanswerable)

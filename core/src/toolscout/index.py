@@ -169,6 +169,11 @@ class Query:
         self.limit = limit
         self.named = tuple(named)
         self.allowed = allowed
+        #: The answer's confidence once core has ranked (`ToolIndexBase._assess`).
+        self.confidence: float | None = None
+        #: Set by an engine that matched the query as written (a regular expression), not
+        #: by its words: core then keeps the answer whatever its confidence.
+        self.exact = False
         #: The session searched: a shared store checks in the same statement that it still
         #: holds the set core resolved (an in-process engine needs only the set).
         self.session_id = session_id
@@ -323,7 +328,9 @@ class IndexChores(ABC):
                 continue
             hits, total = self._rank(toolset, query, hits, total)
             elapsed_ms = (time.perf_counter() - start) * 1000.0
-            return ToolSearchResponse(tuple(hits), total, SearchMetadata(self.name, elapsed_ms))
+            return ToolSearchResponse(
+                tuple(hits), total, SearchMetadata(self.name, elapsed_ms), query.confidence
+            )
         raise StoreRaceError(
             f"{self.name}: the tool set of session {request.session_id!r} kept changing while "
             "it was searched; try again"
@@ -352,7 +359,39 @@ class IndexChores(ABC):
                 # Hits come best first: the matches beyond this page score lower still.
                 total = len(kept)
             hits = kept
-        return hits[: query.limit], total
+        return self._assess(toolset, query, hits[: query.limit], total)
+
+    @property
+    def scores_are_similarities(self) -> bool:
+        """Whether the engine's hit scores are cosine similarities to the query, which
+        `toolscout.confidence` then weighs: by default, when the index's `mode` option is
+        `vector` or `hybrid` (core's vector backends report a similarity floor there). A
+        backend with other scores under such a mode overrides this."""
+        return getattr(self.options, "mode", None) in ("vector", "hybrid")
+
+    def _assess(
+        self, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
+    ) -> tuple[list[ToolHit], int]:
+        """Each hit's confidence, the answer's (left in `query.confidence`), and the
+        `min_confidence` floor: an answer below it is empty unless the query names a tool."""
+        if not hits:
+            return hits, total
+        from toolscout.confidence import answer_confidence, confidences, profile_of
+
+        named = set(query.named) if self.named_first else set()
+        engine = [hit for hit in hits if hit.name not in named]
+        similarities = [hit.score for hit in engine] if self.scores_are_similarities else None
+        profile = profile_of(toolset, toolset.tools, self.analyzer)
+        scored = iter(confidences(profile, query.terms, [hit.name for hit in engine], similarities))
+        hits = [
+            dataclasses.replace(hit, confidence=1.0 if hit.name in named else next(scored))
+            for hit in hits
+        ]
+        confidence = answer_confidence([hit.confidence or 0.0 for hit in hits])
+        query.confidence = confidence
+        if not named and not query.exact and confidence < self.options.min_confidence:
+            return [], 0
+        return hits, total
 
     def close(self) -> None:
         """Release resources (files, connections). The index is unusable afterwards."""

@@ -1,8 +1,8 @@
 """The option vocabulary every backend shares, and the one way bad options are reported.
 
 A backend's `Options` model subclasses `IndexOptions` (or `PersistentOptions`), so
-`name_weight`, `stemming`, `min_score`, `path` ... are spelled and mean the same in every
-backend; a backend may change a default or add options of its own. `parse_options`
+`name_weight`, `stemming`, `min_score`, `min_confidence`, `path` ... are spelled and mean the
+same in every backend; a backend may change a default or add options of its own. `parse_options`
 validates a table of options and turns any problem into a `ConfigError` that names the
 backend, the key, the value and what is allowed.
 """
@@ -22,6 +22,7 @@ from pydantic import (
     field_validator,
 )
 
+from toolscout.confidence import DEFAULT_MIN_CONFIDENCE
 from toolscout.errors import ConfigError
 
 __all__ = ["MAX_WEIGHT", "IndexOptions", "PersistentOptions", "parse_options"]
@@ -57,6 +58,15 @@ class IndexOptions(BaseModel):
         ge=0,
         description="Drop hits scoring below this; a search may then return nothing "
         "(0 keeps every matching tool). Tools the query names are always kept.",
+    )
+    min_confidence: float = Field(
+        DEFAULT_MIN_CONFIDENCE,
+        ge=0,
+        le=1,
+        description="Return nothing when the best hits' confidence (0 to 1, on one scale in "
+        "every catalog and backend) is below this: the answer is then 'nothing fits' "
+        f"(default {DEFAULT_MIN_CONFIDENCE}, fitted on the evaluation data; 0 turns it off). "
+        "Tools the query names are always kept.",
     )
     max_results: int = Field(
         5, ge=1, le=10_000, description="Results a search returns when the request does not say."

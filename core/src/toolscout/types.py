@@ -257,7 +257,7 @@ class ToolReference:
         """The searchable text of this tool, built once (see `toolscout.text`)."""
         from toolscout.text import tool_text
 
-        return tool_text(self)
+        return tool_text(self.name, self.description, self.input_schema)
 
     @cached_property
     def summary(self) -> str:
@@ -354,18 +354,32 @@ def validate_max_results(value: object) -> int:
 
 @dataclass(frozen=True)
 class ToolHit:
-    """One ranked result: the tool's name, its score (higher is better) and a summary."""
+    """One ranked result: the tool's name, its score (higher is better, on the backend's own
+    scale) and a summary. `confidence` (0 to 1, on one scale in every catalog and backend;
+    see `toolscout.confidence`) is set by core once the engine has ranked."""
 
     name: str
     score: float
     summary: str = ""
+    confidence: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "score": self.score, "summary": self.summary}
+        return {
+            "name": self.name,
+            "score": self.score,
+            "summary": self.summary,
+            "confidence": self.confidence,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ToolHit:
-        return cls(name=data["name"], score=float(data["score"]), summary=data.get("summary", ""))
+        confidence = data.get("confidence")
+        return cls(
+            name=data["name"],
+            score=float(data["score"]),
+            summary=data.get("summary", ""),
+            confidence=None if confidence is None else float(confidence),
+        )
 
 
 @dataclass(frozen=True)
@@ -393,11 +407,17 @@ class SearchMetadata:
 
 @dataclass(frozen=True)
 class ToolSearchResponse:
-    """The ranked hits of a search, best first, plus how many tools matched in all."""
+    """The ranked hits of a search, best first, plus how many tools matched in all.
+
+    `confidence` is the answer's (its best hits', 0 to 1; see `toolscout.confidence`), also
+    when the answer is empty because it fell below the index's `min_confidence`; None when
+    no confidence was computed (nothing matched, or a backend of its own).
+    """
 
     references: tuple[ToolHit, ...]
     total_matches: int
     metadata: SearchMetadata
+    confidence: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "references", tuple(self.references))
@@ -417,6 +437,7 @@ class ToolSearchResponse:
             "references": [hit.to_dict() for hit in self.references],
             "total_matches": self.total_matches,
             "metadata": self.metadata.to_dict(),
+            "confidence": self.confidence,
         }
 
     def to_json(self) -> str:
@@ -428,6 +449,7 @@ class ToolSearchResponse:
             references=tuple(ToolHit.from_dict(hit) for hit in data["references"]),
             total_matches=int(data["total_matches"]),
             metadata=SearchMetadata.from_dict(data["metadata"]),
+            confidence=None if data.get("confidence") is None else float(data["confidence"]),
         )
 
     @classmethod

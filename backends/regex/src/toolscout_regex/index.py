@@ -278,6 +278,7 @@ class RegexToolIndex(ToolIndexBase):
             return [], 0
         compiled = self._snapshot(entry)
         if parsed.kind == "pattern":
+            query.exact = True  # hits match the pattern itself: core keeps them
             scores = self._match_pattern(compiled, parsed)
             return _top(compiled, scores, query.limit, query.allowed)
 

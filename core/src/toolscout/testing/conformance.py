@@ -23,6 +23,7 @@ from typing import ClassVar
 
 import pytest
 
+from toolscout.testing.abstention import AbstentionTests
 from toolscout.testing.capabilities import (
     MetadataFilterTests,
     MinScoreTests,
@@ -82,6 +83,7 @@ class ToolIndexConformance(
     ReindexTests,
     FreshnessTests,
     RankingFloorTests,
+    AbstentionTests,
     BadInputTests,
     ConcurrencyTests,
     StateMachineTests,

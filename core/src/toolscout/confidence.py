@@ -1,0 +1,210 @@
+"""Confidence: how well the best hits answer a query, on a scale that means the same in any
+catalog, and the default floor below which a search says "nothing fits" (an empty answer).
+
+A raw score cannot carry a floor from one catalog to another: BM25 grows with the catalog's
+size and its words, a cosine with the embedding model and the style of the descriptions.
+So core computes its own evidence, from the query and the tools, after the engine ranked:
+
+- **Coverage** (every backend). The share of the query's words the hit's tool contains
+  (name, parameters, description), each word weighted by how rare it is *in this catalog*:
+  `ln(1 + N / df)`, N tools, df of them containing the word. A word no tool contains weighs
+  as much as the rarest word the catalog has. These weights are the catalog's own
+  calibration, learnt from its tools when they are indexed, with no labels: a word common
+  in the catalog (`get`, `data`) says little about which tool is meant, and duplicating a
+  catalog or scaling it changes no weight.
+- **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
+  and hybrid modes). The hit's cosine similarity to the query, which an embedding model
+  keeps on one scale across catalogs far better than any lexical score.
+
+`confidence` maps these to [0, 1] (`combine`), and a search whose best hit (of the first
+`DEPTH`) is less confident than the index's `min_confidence` returns nothing, unless the
+query names a tool. How the constants were fitted is written beside them.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import weakref
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolscout.analysis import Analyzer
+    from toolscout.types import ToolReference
+
+__all__ = [
+    "DEFAULT_MIN_CONFIDENCE",
+    "DEPTH",
+    "CatalogProfile",
+    "answer_confidence",
+    "combine",
+    "confidences",
+    "profile_of",
+]
+
+#: Hits, best first, whose confidence the answer takes the best of: a fitting tool ranked
+#: second or third still vouches for the answer.
+DEPTH = 3
+
+# --- fitted constants ------------------------------------------------------------------
+# Fitted on ../shared/eval (docs/confidence.md has the commands and figures):
+# - the weights, by logistic regression on MetaTool: its 2,090 answerable queries against
+#   its 1,496 infeasible ones (tool_absent, no_tool_needed), features as `confidence` computes
+#   them from the top 10 of regex (keyword) and of lancedb hybrid with the onnx MiniLM
+#   embedder (similarity);
+# - then each intercept shifted so that `DEFAULT_MIN_CONFIDENCE` keeps 97.5% of MetaTool's
+#   answerable queries (the hardest of the three sets: its queries paraphrase the most),
+#   and confirmed on BFCL and Seal-Tools, which keep more than 99% of theirs.
+#: The default `min_confidence`: an answer less confident than this is empty.
+DEFAULT_MIN_CONFIDENCE = 0.3
+#: A word no tool contains weighs this many times the catalog's rarest word.
+UNKNOWN_WEIGHT = 1.0
+#: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows.
+KEYWORD_MODEL = (-1.428, 2.520, 2.275)
+#: Similarity scores: intercept, x cosine similarity, x coverage.
+SIMILARITY_MODEL = (-2.427, 7.562, 2.310)
+
+
+#: A query word no tool has, of at least this many characters, counts as found in a tool
+#: that has a longer word it begins (`calc` in `calculate`), as the regex backend matches.
+MIN_PREFIX = 4
+
+
+@dataclass(frozen=True, eq=False)
+class CatalogProfile:
+    """What core learns from one tool set when it is indexed: each word's weight (its
+    rarity among the set's tools), the weight of a word no tool has, and each tool's words."""
+
+    weights: Mapping[str, float]
+    unknown: float
+    terms: Mapping[str, frozenset[str]]
+    vocabulary: tuple[str, ...]
+    """Every word of the set, sorted (for prefixes)."""
+
+    @classmethod
+    def of(cls, tools: Iterable[ToolReference], analyzer: Analyzer) -> CatalogProfile:
+        terms: dict[str, frozenset[str]] = {}
+        for tool in tools:
+            analysed = analyzer.tool_terms(tool)
+            terms[tool.name] = frozenset(analysed.name + analysed.parameters + analysed.description)
+        counts: dict[str, int] = {}
+        for words in terms.values():
+            for word in words:
+                counts[word] = counts.get(word, 0) + 1
+        size = len(terms)
+        weights = {word: math.log1p(size / count) for word, count in counts.items()}
+        # A word no tool has is as telling as the rarest one the catalog has (relative to the
+        # fewest tools any word is in, so a catalog duplicated weighs every word the same).
+        rarest = math.log1p(size / min(counts.values())) if counts else 1.0
+        return cls(weights, UNKNOWN_WEIGHT * rarest, terms, tuple(sorted(counts)))
+
+    def _begins_a_word(self, term: str) -> bool:
+        if len(term) < MIN_PREFIX:
+            return False
+        at = bisect_left(self.vocabulary, term)
+        return at < len(self.vocabulary) and self.vocabulary[at].startswith(term)
+
+    def _weighed(self, query_terms: Sequence[str]) -> list[tuple[str, float, bool]]:
+        """Each distinct query term with its weight and whether it is an exact word of the
+        set (False: a prefix of one, or no word of the set); prefixes count as known."""
+        weighed = []
+        for term in query_terms:
+            weight = self.weights.get(term)
+            if weight is not None:
+                weighed.append((term, weight, True))
+            else:
+                weighed.append((term, self.unknown, False))
+        return weighed
+
+    def coverage(self, query_terms: Sequence[str], name: str) -> float:
+        """The weighted share of `query_terms` (distinct) that tool `name` contains, 0 to 1."""
+        if not query_terms:
+            return 0.0
+        own = self.terms.get(name, frozenset())
+        total = covered = 0.0
+        for term, weight, exact in self._weighed(query_terms):
+            total += weight
+            if (term in own) if exact else _begins_one_of(term, own):
+                covered += weight
+        return covered / total if total > 0 else 0.0
+
+    def known_share(self, query_terms: Sequence[str]) -> float:
+        """The weighted share of `query_terms` (distinct) that some tool of the set contains
+        (or begins, for a word of at least `MIN_PREFIX` characters)."""
+        total = known = 0.0
+        for term, weight, exact in self._weighed(query_terms):
+            total += weight
+            if exact or self._begins_a_word(term):
+                known += weight
+        return known / total if total > 0 else 0.0
+
+    def unknown_terms(self, query_terms: Sequence[str]) -> list[str]:
+        """The query's terms no tool of the set contains (nor begins)."""
+        return [
+            term
+            for term in query_terms
+            if term not in self.weights and not self._begins_a_word(term)
+        ]
+
+
+def _begins_one_of(term: str, words: frozenset[str]) -> bool:
+    return len(term) >= MIN_PREFIX and any(word.startswith(term) for word in words)
+
+
+def combine(coverage: float, known: float, similarity: float | None = None) -> float:
+    """The confidence, 0 to 1, of a hit: a logistic function of its coverage and of the
+    share of the query the catalog knows, or, when the engine scores by cosine similarity,
+    of that similarity and its coverage (see the module docstring for the features)."""
+    if similarity is None:
+        bias, by_coverage, by_known = KEYWORD_MODEL
+        logit = bias + by_coverage * coverage + by_known * known
+    else:
+        bias, by_similarity, by_coverage = SIMILARITY_MODEL
+        logit = bias + by_similarity * similarity + by_coverage * coverage
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, logit))))
+
+
+def confidences(
+    profile: CatalogProfile,
+    query_terms: Sequence[str],
+    names: Sequence[str],
+    similarities: Sequence[float] | None = None,
+) -> list[float]:
+    """The confidence of each hit (`names`, with their cosine similarities if the engine
+    scores by similarity), each rounded to 4 places."""
+    known = profile.known_share(query_terms)
+    found = []
+    for at, name in enumerate(names):
+        similarity = similarities[at] if similarities is not None else None
+        found.append(round(combine(profile.coverage(query_terms, name), known, similarity), 4))
+    return found
+
+
+def answer_confidence(hit_confidences: Sequence[float]) -> float:
+    """The confidence of an answer: the best of its first `DEPTH` hits' (0 when empty)."""
+    return max(hit_confidences[:DEPTH], default=0.0)
+
+
+_profiles: weakref.WeakKeyDictionary[object, dict[int, CatalogProfile]] = (
+    weakref.WeakKeyDictionary()
+)
+_profiles_lock = threading.Lock()
+
+
+def profile_of(
+    toolset: object, tools: Mapping[str, ToolReference], analyzer: Analyzer
+) -> CatalogProfile:
+    """The profile of a tool set (`toolscout.toolsets.ToolSet`), built once per set and
+    analyzer and dropped with the set."""
+    with _profiles_lock:
+        per_set = _profiles.get(toolset)
+        found = per_set.get(id(analyzer)) if per_set is not None else None
+    if found is not None:
+        return found
+    built = CatalogProfile.of(tools.values(), analyzer)
+    with _profiles_lock:
+        _profiles.setdefault(toolset, {})[id(analyzer)] = built
+    return built

@@ -1,0 +1,137 @@
+"""The confidence core gives every hit, and the default floor that answers "nothing fits"."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from toolscout import ToolReference, ToolSearchRequest
+from toolscout.analysis import analyzer
+from toolscout.confidence import (
+    DEFAULT_MIN_CONFIDENCE,
+    CatalogProfile,
+    answer_confidence,
+    combine,
+    confidences,
+)
+from toolscout.errors import ConfigError
+from toolscout.testing import ReferenceToolIndex
+from toolscout.testing.sample_catalog import sample_tools
+
+ANALYZER = analyzer()
+
+
+def _profile(tools: list[ToolReference]) -> CatalogProfile:
+    return CatalogProfile.of(tools, ANALYZER)
+
+
+def _terms(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(ANALYZER.query_terms(text)))
+
+
+TOOLS = [
+    ToolReference("send_invoice", "Email an invoice to a customer."),
+    ToolReference("refund_payment", "Refund a card payment to a customer."),
+    ToolReference("get_forecast", "Weather forecast for a city."),
+]
+
+unit = st.floats(0.0, 1.0, allow_nan=False)
+
+
+@given(low=unit, high=unit, known=unit)
+def test_confidence_is_monotone_in_coverage(low: float, high: float, known: float) -> None:
+    low, high = sorted((low, high))
+    assert combine(low, known) <= combine(high, known)
+    assert combine(low, known, 0.5) <= combine(high, known, 0.5)
+
+
+@given(low=unit, high=unit, coverage=unit)
+def test_confidence_is_monotone_in_similarity_and_bounded(
+    low: float, high: float, coverage: float
+) -> None:
+    low, high = sorted((low, high))
+    assert 0.0 <= combine(coverage, 1.0, low) <= combine(coverage, 1.0, high) <= 1.0
+
+
+def test_coverage_weighs_rare_words_over_common_ones() -> None:
+    profile = _profile(TOOLS)
+    # "customer" is in two tools, "refund" in one: covering the rare word counts for more.
+    terms = _terms("refund customer")
+    assert profile.coverage(terms, "refund_payment") == 1.0
+    assert profile.coverage(terms, "send_invoice") < 0.5
+    assert profile.coverage(terms, "get_forecast") == 0.0
+
+
+def test_a_word_no_tool_has_weighs_as_much_as_the_rarest() -> None:
+    profile = _profile(TOOLS)
+    # "refund" is in one tool, "zeppelin" in none: each is half of the query's weight.
+    assert profile.coverage(_terms("refund zeppelin"), "refund_payment") == pytest.approx(0.5)
+    assert profile.known_share(_terms("refund zeppelin")) == pytest.approx(0.5)
+    assert profile.unknown_terms(_terms("refund zeppelin")) == ["zeppelin"]
+
+
+def test_a_word_prefix_counts_as_found() -> None:
+    profile = _profile([ToolReference("calculate_mortgage", "Monthly mortgage payment.")])
+    assert profile.coverage(_terms("calc"), "calculate_mortgage") == 1.0
+    assert profile.known_share(_terms("calc")) == 1.0
+    assert profile.coverage(_terms("cal"), "calculate_mortgage") == 0.0  # too short
+
+
+def test_a_catalog_duplicated_or_renamed_gives_the_same_confidence() -> None:
+    """The weights are the catalog's own: the same catalog twice over (or the same tools
+    under other names) gives every query the same confidence."""
+    tools = sample_tools()
+    twice = tools + [
+        ToolReference("copy_" + tool.name, tool.description, tool.input_schema) for tool in tools
+    ]
+    # Name words count: the copies' extra word "copy" is in half the tools, and in no query.
+    once, doubled = _profile(tools), _profile(twice)
+    for query in ("refund a card payment", "weather forecast tomorrow", "migratory whales"):
+        terms = _terms(query)
+        for tool in tools:
+            assert doubled.coverage(terms, tool.name) == pytest.approx(
+                once.coverage(terms, tool.name)
+            )
+        assert doubled.known_share(terms) == pytest.approx(once.known_share(terms))
+
+
+def test_an_answer_takes_its_best_first_hits() -> None:
+    profile = _profile(TOOLS)
+    terms = _terms("refund a card payment")
+    found = confidences(profile, terms, ["get_forecast", "send_invoice", "refund_payment"])
+    assert found[2] > found[0]
+    assert answer_confidence(found) == found[2]
+    assert answer_confidence([]) == 0.0
+
+
+def _index(**options: float) -> ReferenceToolIndex:
+    index = ReferenceToolIndex(**options)
+    index.index_tools("s", sample_tools())
+    return index
+
+
+def test_an_index_answers_an_unrelated_query_with_nothing_by_default() -> None:
+    index = _index()
+    assert index.options.min_confidence == DEFAULT_MIN_CONFIDENCE
+    # "a" is a word of many tools to the reference engine, and means nothing.
+    response = index.search(ToolSearchRequest("s", "a migratory whale"))
+    assert response.references == ()
+    assert response.total_matches == 0
+    assert response.confidence is not None and response.confidence < DEFAULT_MIN_CONFIDENCE
+    unfloored = _index(min_confidence=0).search(ToolSearchRequest("s", "a migratory whale"))
+    assert unfloored.references
+    assert unfloored.confidence == response.confidence
+
+
+def test_hits_carry_their_confidence_and_the_response_the_best() -> None:
+    response = _index().search(ToolSearchRequest("s", "refund a card payment", 3))
+    assert response.references[0].name == "stripe_refund_payment"
+    assert response.confidence == max(hit.confidence or 0.0 for hit in response.references)
+    assert all(0.0 <= (hit.confidence or -1) <= 1.0 for hit in response.references)
+    assert response.to_dict()["confidence"] == response.confidence
+    assert response.to_dict()["references"][0]["confidence"] == response.confidence
+
+
+def test_min_confidence_must_be_between_zero_and_one() -> None:
+    with pytest.raises(ConfigError, match="min_confidence"):
+        ReferenceToolIndex(min_confidence=1.5)
