@@ -6,6 +6,7 @@
                         [--progressive] [--max-results N] [--always-namespace]
                         [--max-query-length N] [--max-result-bytes N]
                         [--restart-delay S] [--max-restart-delay S] [--no-restart]
+                        [--principal NAME]
     toolscout mcp tools --config servers.json [--json]
 
 The same commands run as `toolscout-mcp serve ...` without the core CLI. Log lines go to
@@ -161,6 +162,11 @@ def add_commands(subparsers: Any) -> None:
         "appear is found (and callable) through every other",
     )
     serve.add_argument(
+        "--principal",
+        metavar="NAME",
+        help="stdio with principals in the servers file: the principal the client is",
+    )
+    serve.add_argument(
         "--max-loaded-tools",
         type=_positive_int,
         help="progressive mode: tools kept per client (default: config max_loaded_tools)",
@@ -244,6 +250,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     import anyio
     from toolscout.config import load_settings
 
+    from toolscout_mcp.access import read_access
     from toolscout_mcp.gateway import (
         AUTH_TOKEN_ENV,
         DEFAULT_MAX_QUERY_LENGTH,
@@ -253,11 +260,29 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
 
     servers = _enabled_servers(args.config)
+    access = read_access(args.config)
     # An empty --auth-token or variable is refused (check_auth_token), never taken as none.
     token = args.auth_token if args.auth_token is not None else os.environ.get(AUTH_TOKEN_ENV)
+    if access is not None:
+        if token is not None:
+            raise ValueError(
+                f"{args.config} names principals, and each client sends its principal's token; "
+                f"drop the gateway token (--auth-token, or unset {AUTH_TOKEN_ENV})"
+            )
+        if args.transport == "stdio" and args.principal is None:
+            raise ValueError(
+                f"{args.config} names principals: over stdio say which one the client is "
+                f"(--principal NAME; one of {', '.join(access.principals)}), or serve HTTP"
+            )
+        if args.transport == "http" and args.principal is not None:
+            raise ValueError("--principal is for stdio; over HTTP each request's token says")
+    elif args.principal is not None:
+        raise ValueError(f'--principal needs "principals" in {args.config}; it names none')
     if args.transport == "http":
         # Refused before any server starts: a gateway open to the network by mistake.
-        http_security(args.host, token, args.allow_remote, args.allowed_host)
+        http_security(
+            args.host, token, args.allow_remote, args.allowed_host, principals=access is not None
+        )
     elif args.allow_remote or args.auth_token is not None or args.allowed_host:
         raise ValueError("--allow-remote, --auth-token and --allowed-host need --transport http")
     is_loopback_host = is_loopback(args.host)
@@ -289,6 +314,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             max_results_limit=limit,
             max_loaded_tools=loaded,
             max_query_length=query_length,
+            access=access,
+            principal=args.principal,
         )
         async with hub:
             _log(_summary(hub, backend))

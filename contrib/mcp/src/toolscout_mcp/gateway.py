@@ -38,6 +38,7 @@ from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.redaction import redact_text
 from toolscout.types import MAX_QUERY_LENGTH
 
+from toolscout_mcp.access import AccessPolicy, Grant, LoadMode, load_mode
 from toolscout_mcp.hub import HubTool, McpToolHub
 from toolscout_mcp.upstream import _log_to_stderr
 
@@ -76,6 +77,17 @@ PROGRESSIVE_INSTRUCTIONS = (
 )
 
 
+#: Where `BearerAuth` leaves the name of the principal whose token a request carried.
+PRINCIPAL_SCOPE_KEY = "toolscout.principal"
+
+
+def _request_principal(ctx: Any) -> str | None:
+    """The principal `BearerAuth` found for the HTTP request behind `ctx`."""
+    scope = getattr(getattr(ctx, "request", None), "scope", None)
+    name = scope.get(PRINCIPAL_SCOPE_KEY) if isinstance(scope, Mapping) else None
+    return name if isinstance(name, str) else None
+
+
 def _text(text: str) -> list[types.ContentBlock]:
     return [types.TextContent(type="text", text=text)]
 
@@ -86,11 +98,14 @@ def tool_error(message: str) -> types.CallToolResult:
 
 
 class _ClientState:
-    """What one client connection discovered (progressive mode), oldest first."""
+    """What one client connection (as one principal) discovered, oldest first, and the
+    definition of each tool it was shown."""
 
     def __init__(self, connection: Any) -> None:
         self.connection = connection
         self.discovered: OrderedDict[str, str] = OrderedDict()  # tool name -> its server
+        # Tool name -> the fingerprint of the definition this client was shown last.
+        self.revealed: dict[str, str] = {}
         # One search at a time per client: a client flooding the gateway with searches
         # waits for its own, while every other client's run alongside.
         self.searching = anyio.Lock()
@@ -115,6 +130,8 @@ class Gateway:
         max_loaded_tools: int = 32,
         max_query_length: int = DEFAULT_MAX_QUERY_LENGTH,
         name: str = "toolscout",
+        access: AccessPolicy | None = None,
+        principal: str | None = None,
     ) -> None:
         if not 1 <= max_results <= max_results_limit:
             raise ValueError(
@@ -134,7 +151,18 @@ class Gateway:
         self.max_results_limit = max_results_limit
         self.max_loaded_tools = max_loaded_tools
         self.max_query_length = max_query_length
-        self._clients: weakref.WeakKeyDictionary[Any, _ClientState] = weakref.WeakKeyDictionary()
+        if principal is not None and (access is None or principal not in access.principals):
+            known = ", ".join(access.principals) if access is not None else "none configured"
+            raise ConfigError(f"unknown principal {principal!r}; principals: {known}")
+        #: Who sees what (None: every client sees every tool); `principal` is the one a
+        #: stdio client is, where no request carries a token.
+        self.access = access
+        self.principal = principal
+        self._grants: dict[str, tuple[int, Grant]] = {}
+        # Per connection, per principal: a client's state is never another principal's.
+        self._clients: weakref.WeakKeyDictionary[Any, dict[str | None, _ClientState]] = (
+            weakref.WeakKeyDictionary()
+        )
         self.server: Server[Any] = Server(
             name,
             version="0.1.0",
@@ -146,8 +174,8 @@ class Gateway:
 
     # --- the gateway's own tools -------------------------------------------------------
 
-    def search_tool(self) -> types.Tool:
-        servers = sorted(self.hub.upstreams)
+    def search_tool(self, grant: Grant | None = None) -> types.Tool:
+        servers = sorted(s for s in self.hub.upstreams if grant is None or grant.server(s))
         return types.Tool(
             name=SEARCH_TOOL,
             description=(
@@ -202,14 +230,37 @@ class Gateway:
 
     # --- per-client state --------------------------------------------------------------
 
-    def _client(self, ctx: Any) -> _ClientState:
+    def _client(self, ctx: Any, grant: Grant | None = None) -> _ClientState:
         # Requests get a fresh ServerSession each; the connection behind it is what lasts
         # per client, and mcp 2.3's lowlevel context reaches it only through the session.
         connection = getattr(ctx.session, "_connection", ctx.session)
-        state = self._clients.get(connection)
+        states = self._clients.setdefault(connection, {})
+        principal = grant.principal.name if grant is not None else None
+        state = states.get(principal)
         if state is None:
-            state = self._clients[connection] = _ClientState(connection)
+            state = states[principal] = _ClientState(connection)
         return state
+
+    def _grant(self, ctx: Any) -> Grant | None:
+        """What the principal behind this request may see (None: no principals set up)."""
+        if self.access is None:
+            return None
+        name = self.principal or _request_principal(ctx)
+        if name is None or name not in self.access.principals:
+            raise PermissionError("this request carries no principal's bearer token")
+        version = self.hub.version
+        cached = self._grants.get(name)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        grant = self.access.grant(name, self.hub)
+        self._grants[name] = (version, grant)
+        return grant
+
+    def _visible(self, grant: Grant | None) -> dict[str, HubTool]:
+        return self.hub.tools if grant is None else grant.tools
+
+    def _mode(self, tool: HubTool) -> LoadMode:
+        return load_mode(self.hub.upstreams[tool.server].config, tool.original)
 
     async def _notify(self, state: _ClientState) -> None:
         try:
@@ -222,7 +273,7 @@ class Gateway:
         if not self.progressive:
             return
         tools = self.hub.tools
-        for state in list(self._clients.values()):
+        for state in [s for states in list(self._clients.values()) for s in states.values()]:
             affected = [name for name, owner in state.discovered.items() if owner == server]
             if not affected:
                 continue
@@ -236,15 +287,26 @@ class Gateway:
     async def _list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        tools = [self.search_tool(), self.call_tool_tool()]
+        try:
+            grant = self._grant(ctx)
+        except PermissionError:
+            return types.ListToolsResult(tools=[])
+        tools = [self.search_tool(grant), self.call_tool_tool()]
+        available = self._visible(grant)
+        state = self._client(ctx, grant)
+        # Tools listed up front (alwaysLoad), then those this client found (progressive);
+        # an upstream tool named like the gateway's own stays reachable via call_tool.
+        listed = [name for name, tool in available.items() if self._mode(tool) == "always"]
         if self.progressive:
-            available = self.hub.tools
-            state = self._client(ctx)
-            # An upstream tool named like the gateway's own stays reachable via call_tool.
-            own = {SEARCH_TOOL, CALL_TOOL}
-            tools += [
-                available[n].to_mcp() for n in state.discovered if n in available and n not in own
+            listed += [
+                name
+                for name in state.discovered
+                if name in available and self._mode(available[name]) == "found"
             ]
+        for name in dict.fromkeys(listed):
+            if name not in (SEARCH_TOOL, CALL_TOOL):
+                tools.append(available[name].to_mcp())
+                state.revealed[name] = available[name].reference.fingerprint
         return types.ListToolsResult(tools=tools)
 
     async def _call_tool(
@@ -252,20 +314,25 @@ class Gateway:
     ) -> types.CallToolResult:
         arguments = params.arguments if params.arguments is not None else {}
         try:
+            grant = self._grant(ctx)
             if params.name == SEARCH_TOOL:
-                return await self._search(ctx, arguments)
+                return await self._search(ctx, grant, arguments)
             if params.name == CALL_TOOL:
                 name, inner = self._call_arguments(arguments)
-                return await self.hub.call(name, inner)
-            if self.progressive and params.name in self.hub.tools:
-                return await self.hub.call(params.name, arguments)
+                return await self._call(ctx, grant, name, inner)
+            direct = self._visible(grant).get(params.name)
+            if direct is not None and (
+                self._mode(direct) == "always"
+                or (self.progressive and self._mode(direct) == "found")
+            ):
+                return await self._call(ctx, grant, params.name, arguments)
             hint = (
                 "search_tools finds tools, and call_tool calls them"
                 if not self.progressive
                 else "search_tools finds tools and adds them to your tool list"
             )
             return tool_error(f"unknown tool {params.name!r}; this gateway offers {hint}")
-        except (ToolscoutError, KeyError, ValueError, TypeError) as error:
+        except (ToolscoutError, KeyError, ValueError, TypeError, PermissionError) as error:
             return tool_error(str(error))
         except MCPError as error:  # the upstream answered the call with a protocol error
             return tool_error(f"the MCP server refused the call: {error.error.message}")
@@ -277,6 +344,20 @@ class Gateway:
             return tool_error(
                 f"{params.name} failed ({type(error).__name__}); the gateway's log has the details"
             )
+
+    async def _call(
+        self, ctx: Any, grant: Grant | None, name: str, arguments: object
+    ) -> types.CallToolResult:
+        """Call a tool this client may use, as it was last shown to it."""
+        tool = self.hub.get(name, grant)  # a tool the principal may not use is unknown
+        shown = self._client(ctx, grant).revealed.get(tool.name)
+        if shown is not None and shown != tool.reference.fingerprint:
+            # The model would fill the arguments of a definition that no longer exists.
+            return tool_error(
+                f"{tool.name}: definition changed; search again (search_tools) for its "
+                "current description and input schema, then call it"
+            )
+        return await self.hub.invoke(tool, arguments)
 
     def _call_arguments(self, arguments: Mapping[str, Any]) -> tuple[str, Any]:
         unexpected = sorted(set(arguments) - {"name", "arguments"})
@@ -301,7 +382,9 @@ class Gateway:
                 ) from None
         return name, inner
 
-    async def _search(self, ctx: Any, arguments: Mapping[str, Any]) -> types.CallToolResult:
+    async def _search(
+        self, ctx: Any, grant: Grant | None, arguments: Mapping[str, Any]
+    ) -> types.CallToolResult:
         unexpected = sorted(set(arguments) - {"query", "max_results", "server"})
         if unexpected:
             raise ValueError(
@@ -327,32 +410,48 @@ class Gateway:
         server = arguments.get("server")
         if server is not None and not isinstance(server, str):
             raise ValueError(f"server must be a server name, got {server!r}")
-        async with self._client(ctx).searching:
-            found, matched = await self.hub.search_counted(query, limit, server=server)
+        state = self._client(ctx, grant)
+        async with state.searching:
+            found, matched = await self.hub.search_counted(query, limit, server=server, grant=grant)
         payload: dict[str, Any] = {"tools": [self._describe(tool) for tool in found]}
+        for tool in found:
+            state.revealed[tool.name] = tool.reference.fingerprint
         if matched > len(found):
             payload["matched"] = matched  # tools that match in all; max_results shows more
-        missing = self.hub.unmatched_words(query)
+        missing = self.hub.unmatched_words(query, grant)
         if missing:
             payload["words_no_tool_has"] = missing
-        failures = self.hub.failures
+        failures = {
+            name: reason
+            for name, reason in self.hub.failures.items()
+            if grant is None or grant.server(name)
+        }
         if failures:
             payload["unavailable_servers"] = failures
-        if self.progressive and found:
-            await self._discover(ctx, found)
+        listable = [tool for tool in found if self._mode(tool) == "found"]
+        if self.progressive and listable:
+            await self._discover(ctx, grant, listable)
             payload["note"] = "these tools are now in your tool list; call them directly"
+            if len(listable) < len(found):
+                payload["note"] += " (call the others with call_tool)"
         elif not found:
-            payload["note"] = self._nothing_found(server, failures)
+            payload["note"] = self._nothing_found(server, failures, grant)
         return types.CallToolResult(
             content=_text(json.dumps(payload, ensure_ascii=False)), structured_content=payload
         )
 
-    def _nothing_found(self, server: str | None, failures: Mapping[str, str]) -> str:
+    def _nothing_found(
+        self, server: str | None, failures: Mapping[str, str], grant: Grant | None = None
+    ) -> str:
         """Why a search found nothing, and what to do next."""
         if server is not None and server in failures:
             return f"server {server!r} is unavailable, so none of its tools can be found now"
         if server is not None:
-            others = ", ".join(name for name in self.hub.upstreams if name != server)
+            others = ", ".join(
+                name
+                for name in self.hub.upstreams
+                if name != server and (grant is None or grant.server(name))
+            )
             return (
                 f"no tool of server {server!r} matched; search without server"
                 + (f" (other servers: {others})" if others else "")
@@ -374,8 +473,8 @@ class Gateway:
             "input_schema": tool.definition.input_schema,
         }
 
-    async def _discover(self, ctx: Any, found: list[HubTool]) -> None:
-        state = self._client(ctx)
+    async def _discover(self, ctx: Any, grant: Grant | None, found: list[HubTool]) -> None:
+        state = self._client(ctx, grant)
         before = list(state.discovered)
         for tool in found:
             state.discovered.pop(tool.name, None)
@@ -422,11 +521,22 @@ class Gateway:
         """
         import uvicorn
 
-        security, hosts = http_security(host, auth_token, allow_remote, allowed_hosts)
+        if self.access is not None and auth_token is not None:
+            raise ConfigError(
+                "with principals, each client sends its principal's token: drop the gateway "
+                "token (--auth-token, " + AUTH_TOKEN_ENV + ")"
+            )
+        if self.access is not None and self.principal is not None:
+            raise ConfigError("a principal is chosen per request over HTTP; drop --principal")
+        security, hosts = http_security(
+            host, auth_token, allow_remote, allowed_hosts, principals=self.access is not None
+        )
         app: Any = self.server.streamable_http_app(
             streamable_http_path=path, host=host, transport_security=security
         )
-        if auth_token:
+        if self.access is not None:
+            app = BearerAuth(app, access=self.access)
+        elif auth_token:
             app = BearerAuth(app, auth_token)
         self.allowed_hosts = hosts
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -473,7 +583,12 @@ def is_loopback(host: str) -> bool:
 
 
 def http_security(
-    host: str, auth_token: str | None, allow_remote: bool, allowed_hosts: Sequence[str]
+    host: str,
+    auth_token: str | None,
+    allow_remote: bool,
+    allowed_hosts: Sequence[str],
+    *,
+    principals: bool = False,
 ) -> tuple[Any, list[str]]:
     """The SDK's Host/Origin settings for serving on `host`, after checking the opt-ins.
 
@@ -489,7 +604,7 @@ def http_security(
                 "this one, pass --allow-remote with a bearer token (--auth-token, or "
                 f"{AUTH_TOKEN_ENV} in the environment), or bind 127.0.0.1"
             )
-        if not auth_token:
+        if not auth_token and not principals:
             raise ConfigError(
                 f"--allow-remote needs a bearer token every client must send: set "
                 f"{AUTH_TOKEN_ENV} (or --auth-token), e.g. to the output of "
@@ -551,11 +666,18 @@ def check_auth_token(token: str) -> None:
 
 
 class BearerAuth:
-    """ASGI middleware: every HTTP request needs `Authorization: Bearer <token>`."""
+    """ASGI middleware: every HTTP request needs `Authorization: Bearer <token>`: the
+    gateway's `token`, or with `access` one principal's, whose name it leaves in the
+    request's scope (`PRINCIPAL_SCOPE_KEY`) for the handlers."""
 
-    def __init__(self, app: Any, token: str) -> None:
+    def __init__(
+        self, app: Any, token: str | None = None, *, access: AccessPolicy | None = None
+    ) -> None:
+        if (token is None) == (access is None):
+            raise ValueError("BearerAuth takes a token or an access policy")
         self.app = app
-        self._token = token.encode()
+        self._token = token.encode() if token is not None else None
+        self._access = access
 
     def __getattr__(self, name: str) -> Any:  # uvicorn and Starlette reach through
         return getattr(self.app, name)
@@ -585,9 +707,18 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
     def _authorized(self, scope: Any) -> bool:
+        scope.pop(PRINCIPAL_SCOPE_KEY, None)  # only this middleware says who is asking
         for key, value in scope.get("headers", ()):
             if key.lower() == b"authorization":
                 scheme, _, credentials = bytes(value).partition(b" ")
-                if scheme.lower() == b"bearer":
-                    return hmac.compare_digest(credentials.strip(), self._token)
+                if scheme.lower() != b"bearer":
+                    return False
+                if self._access is not None:
+                    principal = self._access.authenticate(credentials.strip())
+                    if principal is None:
+                        return False
+                    scope[PRINCIPAL_SCOPE_KEY] = principal
+                    return True
+                assert self._token is not None
+                return hmac.compare_digest(credentials.strip(), self._token)
         return False

@@ -32,7 +32,7 @@ import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import anyio
 import mcp.types as types
@@ -42,6 +42,9 @@ from toolscout.types import ToolReference, ToolSearchRequest, thaw
 from toolscout_mcp.servers import ServerConfig
 from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
 from toolscout_mcp.upstream import RestartPolicy, ServerUnavailable, Upstream, _log_to_stderr
+
+if TYPE_CHECKING:
+    from toolscout_mcp.access import Grant
 
 __all__ = ["Collision", "HubTool", "McpToolError", "McpToolHub", "UnknownTool", "namespaced"]
 
@@ -200,6 +203,7 @@ class McpToolHub:
             for server in servers
         }
         self._view = _View(None, {}, {})
+        self._version = 0
         #: Tools that could not keep their own name (see the module docstring).
         self.collisions: list[Collision] = []
         #: Sessions and tools of an earlier hub removed from the index at start.
@@ -295,35 +299,47 @@ class McpToolHub:
             for name, upstream in self.upstreams.items()
         ]
 
-    def get(self, name: str) -> HubTool:
+    @property
+    def version(self) -> int:
+        """A number that grows whenever the hub's tools change."""
+        return self._version
+
+    def get(self, name: str, grant: Grant | None = None) -> HubTool:
         """The tool clients call `name`, or `UnknownTool` / `ServerUnavailable` saying why not.
 
         `server__tool` always reaches that server's tool, whatever name it is listed under.
+        With a `grant` (one principal's view), a tool or server it does not allow is unknown,
+        and no message names one.
         """
         view = self._view
         tool = view.tools.get(name)
-        if tool is not None:
+        if tool is not None and (grant is None or grant.tool(tool)):
             return tool
         server, sep, rest = name.partition(SEPARATOR)
         if sep and server in self.upstreams:
             own = view.by_server.get(server, {}).get(rest)
-            if own is not None:
+            if own is not None and (grant is None or grant.tool(own)):
                 return own
-        upstream = self.upstreams.get(self._orphans.get(name) or (server if sep else ""))
-        if upstream is not None and upstream.state != "ready":
+        owner = self._orphans.get(name) or (server if sep else "")
+        upstream = self.upstreams.get(owner)
+        if (
+            upstream is not None
+            and upstream.state != "ready"
+            and (grant is None or grant.name(owner, rest if sep and owner == server else name))
+        ):
             raise upstream.unavailable()
         candidates = sorted(
             tool.name
             for tools in view.by_server.values()
             for tool in tools.values()
-            if tool.original == name
+            if tool.original == name and (grant is None or grant.tool(tool))
         )
         if candidates:
             raise UnknownTool(
                 f"tool {name!r} is offered by several servers; call one of: "
                 + ", ".join(candidates)
             )
-        down = sorted(self.failures)
+        down = sorted(s for s in self.failures if grant is None or grant.server(s))
         note = f" (servers unavailable: {', '.join(down)})" if down else ""
         raise UnknownTool(f"unknown tool {name!r}{note}; use search_tools to find tool names")
 
@@ -466,6 +482,7 @@ class McpToolHub:
             for name in tools:
                 self._orphans.pop(name, None)
             self._view = _View(session, tools, by_server)
+            self._version += 1
             self.collisions = collisions
             if old.session is not None and old.session != session:
                 await anyio.to_thread.run_sync(self.index.clear_index, old.session)
@@ -473,7 +490,12 @@ class McpToolHub:
     # --- search and call ---------------------------------------------------------------
 
     async def search(
-        self, query: str, max_results: int = 5, *, server: str | None = None
+        self,
+        query: str,
+        max_results: int = 5,
+        *,
+        server: str | None = None,
+        grant: Grant | None = None,
     ) -> list[HubTool]:
         """The best-matching tools for `query`, best first; `server` keeps one server's.
 
@@ -482,30 +504,56 @@ class McpToolHub:
         whenever that many tools match. A query over `toolscout.types.MAX_QUERY_LENGTH` is
         a `ValueError`.
         """
-        found, _ = await self.search_counted(query, max_results, server=server)
+        found, _ = await self.search_counted(query, max_results, server=server, grant=grant)
         return found
 
-    def unmatched_words(self, query: str) -> list[str]:
+    def unmatched_words(self, query: str, grant: Grant | None = None) -> list[str]:
         """The words of `query` that no tool of the hub contains (as core's `tool_search`
-        names them to the model)."""
+        names them to the model); with a `grant`, no tool that principal sees: a word only
+        another principal's tools hold must not tell it they exist."""
         from toolscout.advisor.search_tool import unmatched_words
 
         session = self._view.session
-        return [] if session is None else unmatched_words(self.index, session, query)
+        if session is None:
+            return []
+        if grant is None:
+            return unmatched_words(self.index, session, query)
+        return unmatched_words(grant.vocabulary(self.index), session, query)
 
     async def search_counted(
-        self, query: str, max_results: int = 5, *, server: str | None = None
+        self,
+        query: str,
+        max_results: int = 5,
+        *,
+        server: str | None = None,
+        grant: Grant | None = None,
     ) -> tuple[list[HubTool], int]:
-        """`search`, and how many of the hub's tools matched in all (at least those found)."""
-        if server is not None and server not in self.upstreams:
-            raise ValueError(f"unknown server {server!r}; configured: {', '.join(self.upstreams)}")
+        """`search`, and how many of the hub's tools matched in all (at least those found).
+
+        With a `grant`, only the tools one principal may see: their servers are kept by the
+        index's metadata filter, and the few tools the grant hides on those servers are
+        asked for on top, so `max_results` of the principal's tools come back whenever that
+        many match; the count is then of those found.
+        """
+        known = [s for s in self.upstreams if grant is None or grant.server(s)]
+        if server is not None and server not in known:
+            raise ValueError(f"unknown server {server!r}; configured: {', '.join(known)}")
         view = self._view
         if view.session is None or not view.tools:
             return [], 0
-        wanted = {"server": server} if server is not None else None
+        wanted: dict[str, Any] | None = {"server": server} if server is not None else None
+        hidden = 0
+        if grant is not None:
+            servers = [server] if server is not None else sorted(grant.servers_with_tools)
+            if not servers:
+                return [], 0
+            wanted = {"server": servers}
+            hidden = sum(
+                1 for t in view.tools.values() if t.server in servers and not grant.tool(t)
+            )
         filtered = wanted is not None and not self.index.capabilities.metadata_filter
         # An index without metadata filters ranks everything; the server is kept below.
-        limit = len(view.tools) if filtered else max_results
+        limit = len(view.tools) if filtered else min(len(view.tools), max_results + hidden)
         request = ToolSearchRequest(view.session, query, limit, None if filtered else wanted)
         response = await anyio.to_thread.run_sync(self.index.search, request)
         unknown = {name for name in response.names if name not in view.tools}
@@ -518,8 +566,11 @@ class McpToolHub:
             view = self._view
         found = [view.tools[name] for name in response.names if name in view.tools]
         total = response.total_matches
-        if filtered:
+        if filtered and server is not None:
             found = [tool for tool in found if tool.server == server]
+            total = len(found)
+        if grant is not None:
+            found = [tool for tool in found if grant.tool(tool)]
             total = len(found)
         return found[:max_results], max(total, len(found[:max_results]))
 
@@ -541,7 +592,10 @@ class McpToolHub:
 
     async def call(self, name: str, arguments: object = None) -> types.CallToolResult:
         """Call a tool by the name clients use; the owning server gets its own name for it."""
-        tool = self.get(name)
+        return await self.invoke(self.get(name), arguments)
+
+    async def invoke(self, tool: HubTool, arguments: object = None) -> types.CallToolResult:
+        """Call `tool` (from `get`) with `arguments`, checked against its input schema."""
         checked = self.check_arguments(tool, arguments)
         upstream = self.upstreams[tool.server]
         return await upstream.call(tool.original, checked)

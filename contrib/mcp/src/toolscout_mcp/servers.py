@@ -8,9 +8,10 @@ The format is the one Claude Desktop, Claude Code, Cursor and others share:
     }}
 
 A server with `command` is started as a subprocess and spoken to over stdio; a server with
-`url` is reached over streamable HTTP. toolscout adds two optional keys per server:
-`timeout` (seconds a tool call may take, default 60) and `startupTimeout` (seconds to
-connect and list tools, default 30).
+`url` is reached over streamable HTTP. toolscout adds optional keys per server:
+`timeout` (seconds a tool call may take, default 60), `startupTimeout` (seconds to
+connect and list tools, default 30), `alwaysLoad` and `defer` (how its tools are offered),
+and `tags` and `toolTags` (for the principals' patterns, `toolscout_mcp.access`).
 """
 
 from __future__ import annotations
@@ -66,6 +67,14 @@ class ServerConfig(BaseModel):
     timeout: float = Field(DEFAULT_CALL_TIMEOUT, gt=0)
     startup_timeout: float = Field(DEFAULT_STARTUP_TIMEOUT, gt=0, alias="startupTimeout")
     disabled: bool = False
+    #: Who may see the server's tools (`tag:NAME` in a principal's patterns), and which
+    #: tools get more tags (`{"delete_*": ["destructive"]}`); see `toolscout_mcp.access`.
+    tags: list[str] = Field(default_factory=list)
+    tool_tags: dict[str, list[str]] = Field(default_factory=dict, alias="toolTags")
+    #: `true` or tool globs: listed in every client's tools/list up front, never deferred.
+    always_load: bool | list[str] = Field(False, alias="alwaysLoad")
+    #: `true` or tool globs: found by search only, called through call_tool, never listed.
+    defer: bool | list[str] = False
 
     @model_validator(mode="after")
     def _one_transport(self) -> ServerConfig:
@@ -119,8 +128,7 @@ class ServerConfig(BaseModel):
 
 
 _KEYS = sorted(
-    [name for name in ServerConfig.model_fields if name not in ("name", "startup_timeout")]
-    + ["startupTimeout"]
+    field.alias or name for name, field in ServerConfig.model_fields.items() if name != "name"
 )
 
 

@@ -1,0 +1,319 @@
+"""Who sees which tools: principals, their bearer tokens, and what each may see and call.
+
+The servers file may name principals beside its servers:
+
+    {"mcpServers": {...},
+     "principals": {
+        "dev":     {"tokenEnv": "GATEWAY_TOKEN_DEV", "allow": ["*"], "deny": ["tag:destructive"]},
+        "support": {"tokenSha256": "9f86d0...", "allow": ["tracker/search_*", "tag:support"]}}}
+
+A principal's token is read from the environment variable `tokenEnv` at start-up, or given
+as the hex SHA-256 of the token (`tokenSha256`), so the file itself holds no secret. Each
+`allow` and `deny` pattern is one of:
+
+- `SERVER`: every tool of the servers matching the glob (`github`, `*`);
+- `SERVER/TOOL`: the tools matching the tool glob (the server's own name for the tool) on
+  the servers matching the server glob (`tracker/search_*`, `*/list_*`);
+- `tag:TAG`: the tools carrying the tag: the server's `tags`, the tool's `toolTags`, and
+  `read-only` / `destructive` from the tool's MCP annotations (`readOnlyHint`,
+  `destructiveHint`) when the server states them.
+
+A principal sees a tool when some `allow` pattern matches it and no `deny` pattern does;
+what it does not see, it cannot find, list, call, or learn of from an error message.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import hmac
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import mcp.types as types
+from toolscout.errors import ConfigError
+
+if TYPE_CHECKING:
+    from toolscout_mcp.hub import HubTool, McpToolHub
+    from toolscout_mcp.servers import ServerConfig
+
+__all__ = [
+    "AccessPolicy",
+    "Grant",
+    "LoadMode",
+    "Principal",
+    "load_mode",
+    "parse_access",
+    "read_access",
+    "tool_tags",
+]
+
+LoadMode = Literal["always", "defer", "found"]
+
+_PRINCIPAL_NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
+_PRINCIPAL_KEYS = ("allow", "deny", "tokenEnv", "tokenSha256")
+
+
+def _glob(pattern: str, name: str) -> bool:
+    return fnmatch.fnmatchcase(name, pattern)
+
+
+def _matches_any(patterns: Iterable[str], name: str) -> bool:
+    return any(_glob(pattern, name) for pattern in patterns)
+
+
+def tool_tags(config: ServerConfig, tool: types.Tool) -> frozenset[str]:
+    """The tags a tool carries: its server's, its `toolTags`, and its MCP annotations'."""
+    tags = set(config.tags)
+    for pattern, extra in config.tool_tags.items():
+        if _glob(pattern, tool.name):
+            tags.update(extra)
+    hints = tool.annotations
+    if hints is not None:
+        if hints.read_only_hint is True:
+            tags.add("read-only")
+        if hints.destructive_hint is True:
+            tags.add("destructive")
+    return frozenset(tags)
+
+
+def load_mode(config: ServerConfig, tool: str) -> LoadMode:
+    """How the gateway offers `tool` (its server's own name for it).
+
+    `always`: in every client's `tools/list` from the start; `defer`: found by search only,
+    called through `call_tool`, never listed; `found`: listed once a search found it, in
+    progressive mode. A tool's own entry (a glob in the list) wins over the server's
+    `true`, and `defer` over `alwaysLoad` when both lists name it.
+    """
+    if isinstance(config.defer, list) and _matches_any(config.defer, tool):
+        return "defer"
+    if isinstance(config.always_load, list) and _matches_any(config.always_load, tool):
+        return "always"
+    if config.defer is True:
+        return "defer"
+    if config.always_load is True:
+        return "always"
+    return "found"
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    text: str
+    tag: str | None = None
+    server: str = "*"
+    tool: str = "*"
+
+    @classmethod
+    def parse(cls, text: object, where: str) -> _Pattern:
+        if not isinstance(text, str) or not text.strip() or text != text.strip():
+            raise ConfigError(
+                f"{where}: {text!r} is not a pattern; use SERVER, SERVER/TOOL (globs) or "
+                'tag:TAG, e.g. "github", "github/search_*", "tag:read-only"'
+            )
+        if text.startswith("tag:"):
+            return cls(text, tag=text[4:])
+        server, _, tool = text.partition("/")
+        return cls(text, server=server, tool=tool or "*")
+
+    def tool_matches(self, server: str, tool: str, tags: frozenset[str]) -> bool:
+        if self.tag is not None:
+            return self.tag in tags
+        return _glob(self.server, server) and _glob(self.tool, tool)
+
+    def whole_server(self, server: str, tags: frozenset[str]) -> bool:
+        """Whether the pattern covers every tool of `server` (so the server itself)."""
+        if self.tag is not None:
+            return self.tag in tags
+        return _glob(self.server, server) and self.tool == "*"
+
+    def names_server(self, server: str) -> bool:
+        return self.tag is None and _glob(self.server, server)
+
+
+@dataclass(frozen=True)
+class Principal:
+    name: str
+    allow: tuple[_Pattern, ...]
+    deny: tuple[_Pattern, ...]
+    token_digest: bytes
+
+    def may_use(self, server: str, tool: str, tags: frozenset[str]) -> bool:
+        return any(p.tool_matches(server, tool, tags) for p in self.allow) and not any(
+            p.tool_matches(server, tool, tags) for p in self.deny
+        )
+
+
+def _digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+class AccessPolicy:
+    """The principals of a servers file, found by their bearer token."""
+
+    def __init__(self, principals: Iterable[Principal]) -> None:
+        self.principals = {principal.name: principal for principal in principals}
+
+    def authenticate(self, token: bytes) -> str | None:
+        """The principal whose token this is, or None; every token is compared, in
+        constant time, so the time taken says nothing of which one was close."""
+        digest = hashlib.sha256(token).digest()
+        found = None
+        for principal in self.principals.values():
+            if hmac.compare_digest(digest, principal.token_digest):
+                found = principal.name
+        return found
+
+    def grant(self, name: str, hub: McpToolHub) -> Grant:
+        return Grant(self.principals[name], hub)
+
+
+class Grant:
+    """What one principal sees of a hub's tools now (built per tools version)."""
+
+    def __init__(self, principal: Principal, hub: McpToolHub) -> None:
+        self.principal = principal
+        self._configs = {name: upstream.config for name, upstream in hub.upstreams.items()}
+        self.tools: dict[str, HubTool] = {
+            name: tool for name, tool in hub.tools.items() if self.tool(tool)
+        }
+        #: Servers with at least one tool this principal sees.
+        self.servers_with_tools = frozenset(tool.server for tool in self.tools.values())
+        self._vocabulary: _Visible | None = None
+
+    def vocabulary(self, index: Any) -> Any:
+        """The principal's tools, read the way core's `unmatched_words` reads an index."""
+        if self._vocabulary is None:
+            self._vocabulary = _Visible(index, self.tools.values())
+        return self._vocabulary
+
+    def tool(self, tool: HubTool) -> bool:
+        tags = tool_tags(self._configs[tool.server], tool.definition)
+        return self.principal.may_use(tool.server, tool.original, tags)
+
+    def name(self, server: str, original: str) -> bool:
+        """A tool known by name only (its server is down): judged on the server's tags."""
+        config = self._configs.get(server)
+        tags = frozenset(config.tags) if config is not None else frozenset()
+        return self.principal.may_use(server, original, tags)
+
+    def server(self, server: str) -> bool:
+        """Whether the principal may know of `server`: one of its tools is visible, or an
+        `allow` pattern covers the whole server (while it is down) and no `deny` does."""
+        if server in self.servers_with_tools:
+            return True
+        config = self._configs.get(server)
+        if config is None:
+            return False
+        tags = frozenset(config.tags)
+        allow, deny = self.principal.allow, self.principal.deny
+        return any(p.whole_server(server, tags) for p in allow) and not any(
+            p.whole_server(server, tags) for p in deny
+        )
+
+
+class _Visible:
+    """An index's analyzer over one principal's tools only (for `unmatched_words`)."""
+
+    def __init__(self, index: Any, tools: Iterable[HubTool]) -> None:
+        self.analyzer = getattr(index, "analyzer", None)
+        self._tools = {tool.name: tool.reference for tool in tools}
+
+    def tools(self, session_id: str) -> dict[str, Any]:
+        return self._tools
+
+
+def parse_access(
+    data: object, source: str, environ: Mapping[str, str] | None = None
+) -> AccessPolicy | None:
+    """The `principals` of a parsed servers file (None when it has none).
+
+    Every problem is a `ConfigError` naming the principal and the fix: a token variable
+    that is unset or holds a token no client could send, two principals with one token, a
+    pattern that is not one, an unknown key.
+    """
+    from toolscout_mcp.gateway import MIN_AUTH_TOKEN_LENGTH, check_auth_token
+
+    if not isinstance(data, Mapping) or "principals" not in data:
+        return None
+    environ = os.environ if environ is None else environ
+    table = data["principals"]
+    if not isinstance(table, Mapping) or not table:
+        raise ConfigError(
+            f'{source}: "principals" must map names to {{"tokenEnv": ..., "allow": [...]}}'
+        )
+    principals: list[Principal] = []
+    for name, entry in table.items():
+        where = f"{source}: principal {name!r}"
+        if not isinstance(name, str) or not _PRINCIPAL_NAME.match(name):
+            raise ConfigError(f"{where}: a name uses letters, digits and . _ - @ only")
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"{where} must be a JSON object")
+        unknown = sorted(set(entry) - set(_PRINCIPAL_KEYS))
+        if unknown:
+            raise ConfigError(
+                f"{where}: unknown key {unknown[0]!r}; allowed keys: {', '.join(_PRINCIPAL_KEYS)}"
+            )
+        lists: dict[str, tuple[_Pattern, ...]] = {}
+        for key in ("allow", "deny"):
+            value = entry.get(key, [])
+            if not isinstance(value, list):
+                raise ConfigError(f"{where}: {key!r} must be a list of patterns")
+            lists[key] = tuple(_Pattern.parse(item, f"{where} {key}") for item in value)
+        if not lists["allow"]:
+            raise ConfigError(
+                f'{where}: "allow" is empty, so it would see nothing; allow "*" '
+                "for everything, or remove the principal"
+            )
+        variable, digest = entry.get("tokenEnv"), entry.get("tokenSha256")
+        if (variable is None) == (digest is None):
+            raise ConfigError(
+                f'{where} needs one of "tokenEnv" (the environment variable holding its '
+                'bearer token) or "tokenSha256" (the hex SHA-256 of the token)'
+            )
+        if variable is not None:
+            token = environ.get(str(variable))
+            if token is None:
+                raise ConfigError(
+                    f"{where}: the environment variable {variable} (tokenEnv) is not set; set "
+                    "it to the principal's bearer token"
+                )
+            try:
+                check_auth_token(token)
+            except ConfigError as error:
+                raise ConfigError(f"{where} ({variable}): {error}") from None
+            if len(token) < MIN_AUTH_TOKEN_LENGTH:
+                raise ConfigError(
+                    f"{where}: the token in {variable} is {len(token)} characters long; use at "
+                    f"least {MIN_AUTH_TOKEN_LENGTH}"
+                )
+            token_digest = _digest(token)
+        else:
+            if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", digest):
+                raise ConfigError(
+                    f"{where}: tokenSha256 must be 64 hex digits, the output of "
+                    'python -c "import hashlib,sys; print(hashlib.sha256(sys.argv[1].encode())'
+                    '.hexdigest())" TOKEN'
+                )
+            token_digest = bytes.fromhex(digest)
+        principals.append(Principal(name, lists["allow"], lists["deny"], token_digest))
+    seen: dict[bytes, str] = {}
+    for principal in principals:
+        other = seen.setdefault(principal.token_digest, principal.name)
+        if other != principal.name:
+            raise ConfigError(
+                f"{source}: principals {other!r} and {principal.name!r} have the same token; "
+                "give each its own, or the gateway could not tell them apart"
+            )
+    return AccessPolicy(principals)
+
+
+def read_access(path: str) -> AccessPolicy | None:
+    """The principals of the servers file at `path` (None when it names none)."""
+    import json
+    from pathlib import Path
+
+    data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+    return parse_access(data, str(path))
