@@ -86,6 +86,34 @@ def test_a_reader_role_searches_what_a_writer_indexed(
         writer.close()
 
 
+def test_a_writer_role_with_the_documented_grants_indexes(
+    dsn: str, schema: str, reader: str
+) -> None:
+    """USAGE and SELECT, INSERT, UPDATE, DELETE (docs/deployment.md) are all a role that
+    does not own the tables needs to index, change and clear sessions."""
+    PostgresToolIndex(dsn=dsn, schema=schema).close()  # the owner makes the tables
+    role = grant_reading(dsn, schema, reader)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            f'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "{schema}" TO {role}'
+        )
+    index = PostgresToolIndex(dsn=reader, schema=schema)
+    try:
+        tools = ledger_tools(40)  # more than a write takes under its lock
+        index.index_tools("mine", tools)
+        index.index_tools("theirs", tools)  # shares the set
+        index.index_tool("mine", ToolReference("new_records", f"A new {COMMON}."))
+        index.remove_tools("mine", ["weather_records"])
+        assert "new_records" in index.search(ToolSearchRequest("mine", "new ledger", 3)).names
+        assert "weather_records" not in index.tools("mine")
+        assert "weather_records" in index.tools("theirs")
+        index.clear_index("mine")
+        index.clear_index("theirs")
+        assert index.sessions() == [] and index.definition_count() == 0
+    finally:
+        index.close()
+
+
 def test_a_role_without_select_is_told_what_to_grant(dsn: str, schema: str, reader: str) -> None:
     PostgresToolIndex(dsn=dsn, schema=schema).close()
     role = psycopg.conninfo.conninfo_to_dict(reader)["user"]
