@@ -53,8 +53,8 @@ class _Postgres(ToolIndexConformance):
         return build(min_score=self.min_score)
 
     @pytest.fixture
-    def build_with_options(self, embedder: Any) -> Callable[..., Any]:
-        return lambda **options: PostgresToolIndex(embedder, **options)
+    def build_with_options(self, build: Callable[..., Any]) -> Callable[..., Any]:
+        return build  # on the test's server and schema, so the index it builds works
 
     @pytest.fixture
     def reopen(self, build: Callable[..., Any]) -> Any:
@@ -69,19 +69,8 @@ class _Postgres(ToolIndexConformance):
         return lambda index: build()
 
 
-#: Why vector modes mark one sharing test xfail (its isolation checks are repeated, fit for
-#: nearest neighbours, in test_sharing.py).
-NEAREST_RETURNS_EVERY_TOOL = (
-    "sharing.py asserts that an unrelated query ('migratory whales') finds nothing in the "
-    "bystander session; nearest-neighbour search ranks every tool, as lancedb's vector "
-    "and hybrid modes do (they fail it too). test_workers.py checks the isolation part."
-)
-
-
 class _Vectors(_Postgres):
-    @pytest.mark.xfail(reason=NEAREST_RETURNS_EVERY_TOOL, strict=False)
-    def test_a_change_by_one_sharer_is_its_own(self, index: Any) -> None:
-        super().test_a_change_by_one_sharer_is_its_own(index)
+    """Vector and hybrid modes (an unrelated query finds nothing: core's confidence floor)."""
 
 
 class TestKeyword(_Postgres, SharedStoreConformance):
