@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -38,6 +38,11 @@ CATALOG = [
     ToolReference("stripe_refund_payment", "Refund a card payment made through Stripe."),
     ToolReference("calendar_create_event", "Schedule a meeting in the user's calendar."),
 ]
+
+
+#: A memory:// index writes to LanceDB only the sets LanceDB searches: these tests read
+#: the table, so every set is stored (and searched by LanceDB).
+STORED: dict[str, Any] = {"in_process_limit": 0}
 
 
 def variant(tag: str, tools: Sequence[ToolReference] = CATALOG) -> list[ToolReference]:
@@ -114,7 +119,7 @@ def test_the_full_text_index_adds_no_analysis_of_its_own(
     word (60 bytes, over LanceDB's default 40-byte token limit) is found by full text."""
     word = "превысокомногорассмотрительный"
     tools = [*CATALOG, ToolReference("archive_lookup", f"Finds {word} records.")]
-    index = LanceDBToolIndex(minilm, vector_weight=0.0, name_match_weight=0.0)
+    index = LanceDBToolIndex(minilm, vector_weight=0.0, name_match_weight=0.0, **STORED)
     index.index_tools("s", tools)
     stored = loop.run(index._table.query().select(["name", "text"]).to_list())
     text = {row["name"]: row["text"] for row in stored}
@@ -192,7 +197,7 @@ def test_a_catalog_held_by_many_sessions_is_stored_and_embedded_once(
     minilm: SentenceTransformerEmbedder,
 ) -> None:
     cache = EmbeddingCache()
-    index = LanceDBToolIndex(minilm, cache=cache)
+    index = LanceDBToolIndex(minilm, cache=cache, **STORED)
     for session in range(200):
         index.index_tools(f"user-{session}", CATALOG)
     assert cache.embedded[minilm.model_id] == len(CATALOG)
@@ -234,7 +239,7 @@ def test_a_change_by_one_sharer_is_its_own(minilm: SentenceTransformerEmbedder) 
 def test_index_tool_in_a_loop_changes_the_one_set_in_place(
     minilm: SentenceTransformerEmbedder,
 ) -> None:
-    index = LanceDBToolIndex(minilm)
+    index = LanceDBToolIndex(minilm, **STORED)
     for tool in CATALOG:
         index.index_tool("s", tool)
     assert rows(index) == len(CATALOG)
@@ -251,7 +256,7 @@ def test_index_tool_in_a_loop_changes_the_one_set_in_place(
 def test_rows_written_once_the_indexes_exist_are_indexed_in_the_background(
     minilm: SentenceTransformerEmbedder,
 ) -> None:
-    index = LanceDBToolIndex(minilm, optimize_every=6)
+    index = LanceDBToolIndex(minilm, optimize_every=6, **STORED)
     index.index_tools("first", CATALOG)  # the first write builds the indexes over its rows
     assert index.unindexed_rows() == 0
     index.index_tools("small", variant("small")[:3])  # fewer than optimize_every: scanned
@@ -271,7 +276,7 @@ def test_writes_between_background_optimizes_all_land(
     """With an optimize due after nearly every write, writes and removals from two threads
     (sets shared, copied on write, shared again) all land (every tool listed for a vague
     query: no abstention)."""
-    index = LanceDBToolIndex(minilm, optimize_every=1, min_confidence=0)
+    index = LanceDBToolIndex(minilm, optimize_every=1, min_confidence=0, **STORED)
     index.index_tools("base", CATALOG)
 
     def churn(worker: int) -> None:
@@ -296,7 +301,7 @@ def test_writes_between_background_optimizes_all_land(
 def test_optimize_brings_the_indexes_up_to_date_at_once(
     minilm: SentenceTransformerEmbedder,
 ) -> None:
-    index = LanceDBToolIndex(minilm, optimize_every=10_000)
+    index = LanceDBToolIndex(minilm, optimize_every=10_000, **STORED)
     assert index.unindexed_rows() == 0  # no table yet
     index.index_tools("first", CATALOG)
     index.index_tools("second", variant("second")[:2])
@@ -314,7 +319,7 @@ def test_optimize_drops_settled_versions_in_memory_only(
     """memory:// keeps every version in memory: an optimize drops those superseded more
     than a few seconds ago (never the newest ones, which a search may still read). A
     directory keeps them, for other processes."""
-    in_memory = LanceDBToolIndex(minilm, optimize_every=10_000)
+    in_memory = LanceDBToolIndex(minilm, optimize_every=10_000, **STORED)
     on_disk = LanceDBToolIndex(minilm, optimize_every=10_000, uri=str(tmp_path / "lance"))
     for index in (in_memory, on_disk):
         index.index_tools("old-0", variant("old0"))
@@ -559,3 +564,45 @@ def test_eval_command_runs_the_backend_with_its_mode_option(
         assert toolscout_main([*argv, "-b", "lancedb", "--option", f"mode={mode}"]) == 0
         (result,) = json.loads(capsys.readouterr().out)["results"]
         assert result["backend"] == "lancedb" and result["hit@5"] == 1.0
+
+
+def test_a_memory_index_stores_only_the_sets_lancedb_searches(
+    minilm: SentenceTransformerEmbedder,
+) -> None:
+    """memory:// is this object's alone: a set searched in this process is not written to
+    LanceDB (lancedb is not even imported: see the next test); one that grows past
+    `in_process_limit` is written whole, and leaves the table when it shrinks again."""
+    index = LanceDBToolIndex(minilm, in_process_limit=len(CATALOG))
+    index.index_tools("s", CATALOG)
+    assert index._table is None and rows(index) == 0
+    grown = [*CATALOG, ToolReference("extra_tool", "Refund a refund of a refund.")]
+    index.index_tools("s", grown[-1:])
+    assert rows(index) == len(grown)
+    assert names(index, "s", "refund a refund", 1) == ["extra_tool"]
+    index.remove_tools("s", ["extra_tool"])
+    assert rows(index) == 0
+    assert names(index, "s", "refund the card payment", 1) == ["stripe_refund_payment"]
+
+
+def test_an_in_memory_search_does_not_import_lancedb() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        from test_lancedb import CATALOG, WordHashEmbedder
+        from toolscout import ToolSearchRequest
+        from toolscout_lancedb import LanceDBToolIndex
+        index = LanceDBToolIndex(WordHashEmbedder())
+        index.index_tools("s", CATALOG)
+        hits = index.search(ToolSearchRequest("s", "refund the card payment", 1)).names
+        print(hits, "lancedb" in sys.modules, "pyarrow" in sys.modules)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parent,
+        env={**os.environ, "TOOLSCOUT_CACHE_DIR": "off"},
+        check=True,
+    )
+    assert done.stdout.split() == ["['stripe_refund_payment']", "False", "False"]

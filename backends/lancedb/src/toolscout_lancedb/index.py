@@ -124,6 +124,7 @@ class LanceDBToolIndex(VectorIndexBase):
         self._optimizing: Future[None] | None = None
         self._rows_at_optimize = 0
         self._db: Any = None
+        self._closed = False
         self._table: Any = None
         self._sessions: Any = None
         # Readers of a store another process writes: the table versions last read.
@@ -131,9 +132,13 @@ class LanceDBToolIndex(VectorIndexBase):
         self._seen: tuple[int | None, int | None] = (None, None)
         self._checked_at = 0.0
         check_location(self.uri)
-        if not self._memory:
-            where = local_path(self.uri) or self.uri
-            self._claim_path(os.path.join(where, f"{opts.table}.lance"))
+        if self._memory:
+            # Nothing else reads a memory:// store: it holds only the sets searched by
+            # LanceDB (above `in_process_limit`), and lancedb is imported (~0.8 s) and
+            # connected when the first is written.
+            return
+        where = local_path(self.uri) or self.uri
+        self._claim_path(os.path.join(where, f"{opts.table}.lance"))
         try:
             loop.run(self._open())
         except ConfigError:
@@ -254,8 +259,10 @@ class LanceDBToolIndex(VectorIndexBase):
 
     async def _ensure_table(self) -> Any:
         if self._table is None:
-            if self._db is None:
+            if self._closed:
                 raise RuntimeError("this LanceDB index is closed")
+            if self._db is None:  # memory://, first set written
+                await self._open()
             table = await self._db.create_table(
                 self.options.table, schema=self._schema(), exist_ok=True
             )
@@ -422,7 +429,15 @@ class LanceDBToolIndex(VectorIndexBase):
         if self._table is not None:
             await self._table.delete(f"set_id = {_sql_text(set_id)}")
 
+    def _stored(self, toolset: ToolSet) -> bool:
+        """Whether the set is written to LanceDB: always, but with memory:// only when
+        LanceDB searches it (nothing else would read it)."""
+        return not self._memory or self._in_lancedb(toolset)
+
     def _create_set(self, toolset: ToolSet) -> None:
+        if not self._stored(toolset):
+            self._set_vectors(toolset)  # embedded now, as a stored set would be
+            return
         rows = self._rows(toolset.id, list(toolset.tools.values()))
         self._run(self._add(rows), "writing a tool set")
         self._optimize_if_due()
@@ -434,6 +449,14 @@ class LanceDBToolIndex(VectorIndexBase):
         changed: Sequence[ToolReference],
         removed: Sequence[str],
     ) -> None:
+        if not self._stored(new):
+            if self._stored(old):
+                self._drop_set(old)
+            self._set_vectors(new)
+            return
+        if not self._stored(old):
+            self._create_set(new)  # a memory:// set grown past `in_process_limit`
+            return
         rows = self._rows(new.id, changed) if changed else None
         if rows is None and not removed:
             return
@@ -661,6 +684,7 @@ class LanceDBToolIndex(VectorIndexBase):
             self._table = None
             self._sessions = None
             self._db = None
+            self._closed = True
         super().close()
 
     def __repr__(self) -> str:
