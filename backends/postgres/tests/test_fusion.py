@@ -129,16 +129,25 @@ def _expected(
     return list(zip(order, floors, strict=True))
 
 
+@pytest.mark.parametrize("exact_limit", [20_000, 0])
 @pytest.mark.parametrize("fusion", ["score", "rank"])
 def test_a_hybrid_search_ranks_by_core_s_fusion_of_the_candidates(
-    dsn: str, schema: str, hash_embedder: Any, fusion: str
+    dsn: str, schema: str, hash_embedder: Any, fusion: str, exact_limit: int
 ) -> None:
     """Score fusion: vector_weight x similarity + text_weight x BM25F relative to the best
     keyword hit + name_match_weight x the share of the name's terms in the query; rank
     fusion: weight / (rrf_k + rank) over both rankings (its own default weights). The
-    score reported is the similarity floor of the hit and every hit above it."""
+    score reported is the similarity floor of the hit and every hit above it. The same
+    whether the set's vectors are searched in this process (up to `exact_limit` tools) or
+    by the statement (through HNSW)."""
     index = PostgresToolIndex(
-        hash_embedder, dsn=dsn, schema=schema, mode="hybrid", fusion=fusion, split_query=False
+        hash_embedder,
+        dsn=dsn,
+        schema=schema,
+        mode="hybrid",
+        fusion=fusion,
+        split_query=False,
+        exact_limit=exact_limit,
     )
     try:
         if fusion == "rank":

@@ -65,7 +65,7 @@ from toolscout_postgres.connection import (
 )
 from toolscout_postgres.options import PostgresOptions
 from toolscout_postgres.schema import check_meta, enable_pgvector, privilege_error
-from toolscout_postgres.vectors import Vector, embedding_text, vector_dumper
+from toolscout_postgres.vectors import Vector, embedding_text, set_vectors, vector_dumper
 
 if TYPE_CHECKING:
     import psycopg
@@ -483,6 +483,7 @@ class PostgresToolIndex(SharedToolIndexBase):
                 "SET_HEAD",
                 "SET_READ",
                 "DOCS",
+                "SET_VECTORS",
                 "SESSIONS",
                 "SET_COUNT",
                 "DEFINITION_COUNT",
@@ -701,7 +702,11 @@ class PostgresToolIndex(SharedToolIndexBase):
             if held is None or held.revision != toolset.revision:
                 raise StaleSet(query.session_id)
         keys = [held.keys[name] for name in query.allowed] if query.allowed is not None else None
-        vector = self._query_vectors(query.text) if self.mode != "keyword" else None
+        # A set up to `exact_limit` tools is searched by vector in this process (core's
+        # `SetVectors`, its embeddings read once); the statement ranks the keyword side.
+        in_process = self.mode != "keyword" and len(held) <= self.options.exact_limit
+        in_sql = self.mode != "keyword" and not in_process
+        vector = self._query_vectors(query.text) if in_sql else None
         rows = self._query(query.session_id, query.text, query.limit, keys, vector)
         if not rows:  # the session holds nothing now
             self._remember(query.session_id, None)
@@ -710,7 +715,50 @@ class PostgresToolIndex(SharedToolIndexBase):
             self._remember(query.session_id, rows[0][0])
             raise StaleSet(query.session_id)
         self._remember(query.session_id, held.id)
+        if in_process:
+            return self._fuse_in_process(held, rows, query)
         return self._hits(held, rows, query)
+
+    def _fuse_in_process(
+        self, held: CachedSet, rows: list[tuple[Any, ...]], query: Query
+    ) -> tuple[list[ToolHit], int]:
+        """The keyword candidates of `rows` (keyword mode's statement) and the nearest
+        tools of the set's vectors in this process, fused by core."""
+        from toolscout.embedders import query_vectors
+
+        assert self.embedder is not None and self.cache is not None
+        opts = self.options
+        tools = held.toolset.tools
+        split = self.mode == "hybrid" and opts.split_query
+        vectors = query_vectors(self.cache, self.embedder, query.text, split=split)
+        assert self._vector_oid is not None
+        oid = self._vector_oid
+        found = self._run(
+            lambda conn: set_vectors(
+                conn, self._statements["SET_VECTORS"], held.toolset, held.keys, oid
+            ),
+            "read",
+            write=False,
+        )
+        if self.mode == "vector":
+            nearest = found.nearest(vectors, query.limit, query.allowed)
+            # Every tool with a vector is ranked: all of them match.
+            total = max(len(nearest), len(query.allowed or held.keys))
+            return [ToolHit(name, score, tools[name].summary) for name, score in nearest], total
+        names = held.names
+        by_keyword = [(names[row[5]], float(row[6])) for row in rows if row[5] in names]
+        by_keyword.sort(key=lambda hit: (-hit[1], hit[0]))
+        wanted = max(query.limit, opts.candidates)
+        by_vector = found.nearest(vectors, wanted, query.allowed) if opts.vector_weight else []
+        return fuse(
+            held.toolset,
+            query,
+            by_vector,
+            by_keyword,
+            opts,
+            analyzer=self.analyzer,
+            similarities=lambda wanted: found.similarities(wanted, vectors),
+        )
 
     def _query_vectors(self, text: str) -> Any:
         """The query's vector; in hybrid mode with `split_query`, a list of `Vector`s: the
@@ -740,12 +788,14 @@ class PostgresToolIndex(SharedToolIndexBase):
             "wp": opts.parameters_weight,
             "wd": opts.description_weight,
         }
-        if self.mode != "vector":
+        if self.mode != "vector" or vector is None:
             terms = list(dict.fromkeys(self.analyzer.query_terms(text)))
-            params.update(terms=terms, k1=opts.k1, b=opts.b)
-        if self.mode == "keyword":
+            params.update(terms=terms if self.mode != "vector" else [], k1=opts.k1, b=opts.b)
+        if self.mode == "keyword" or vector is None:
+            # Keyword mode, or the keyword side (and the set's head) of a set whose
+            # vectors are searched in this process.
             statement = self._statements["KEYWORD"]
-            params["limit"] = limit
+            params["limit"] = limit if self.mode == "keyword" else max(limit, opts.candidates)
         else:
             split = isinstance(vector, list)
             if split:

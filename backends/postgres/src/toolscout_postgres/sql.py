@@ -297,6 +297,10 @@ SELECT st.revision, st.fingerprint,
 FROM {s}.sets st WHERE st.id = %(set)s
 """
 DOCS = "SELECT key, doc FROM {s}.definitions WHERE key = ANY(%(keys)s)"
+#: The stored embeddings of a set's definitions (those that have one).
+SET_VECTORS = (
+    "SELECT key, embedding FROM {s}.definitions WHERE key = ANY(%(keys)s) AND embedding IS NOT NULL"
+)
 SESSIONS = "SELECT id FROM {s}.sessions"
 SET_COUNT = "SELECT count(*) FROM {s}.sets"
 DEFINITION_COUNT = "SELECT count(*) FROM {s}.definitions"

@@ -2,19 +2,26 @@
 core's: `toolscout.vectors.embedding_text`, imported here for the index).
 
 A query vector is sent as a binary parameter (dimension, then big-endian float4s), and
-definitions' vectors go through binary COPY, so no float is ever formatted as text.
+definitions' vectors go through binary COPY, so no float is ever formatted as text. A
+set searched exactly (up to `exact_limit` tools) has its embeddings read once, in binary,
+into one matrix (`set_vectors`): core finds its nearest tools in this process, where one
+matrix product costs less than PostgreSQL scanning the set's vectors for every search.
 """
 
 from __future__ import annotations
 
 import struct
+import threading
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from psycopg.adapt import Dumper
+import numpy as np
+from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
-from toolscout.vectors import embedding_text
+from toolscout.toolsets import ToolSet
+from toolscout.vectors import SetVectors, embedding_text
 
-__all__ = ["Vector", "embedding_text", "vector_dumper"]
+__all__ = ["Vector", "embedding_text", "set_vectors", "vector_dumper"]
 
 
 class Vector:
@@ -38,3 +45,40 @@ def vector_dumper(oid: int) -> type[Dumper]:
 
     VectorDumper.oid = oid
     return VectorDumper
+
+
+class _RawVector(Loader):
+    """A pgvector value in binary as its float4s, big-endian (after dimension and flags)."""
+
+    format = Format.BINARY
+
+    def load(self, data: Any) -> bytes:
+        return bytes(data[4:])
+
+
+# The vectors this process read, per set as it read it (a set dropped from the set cache
+# takes its vectors with it).
+_read: WeakKeyDictionary[ToolSet, SetVectors] = WeakKeyDictionary()
+_read_lock = threading.Lock()
+
+
+def set_vectors(
+    conn: Any, statement: str, toolset: ToolSet, keys: dict[str, Any], oid: int
+) -> SetVectors:
+    """The set's stored embeddings as one matrix, read once per set (binary, by definition
+    key: a definition never changes, so these are the set's at the revision read; one
+    without a vector yet is left out, and scores 0)."""
+    with _read_lock:
+        found = _read.get(toolset)
+    if found is not None:
+        return found
+    cursor = conn.cursor(binary=True)
+    cursor.adapters.register_loader(oid, _RawVector)
+    rows = cursor.execute(statement, {"keys": list(keys.values())}).fetchall()
+    name_of = {key: name for name, key in keys.items()}
+    names = [name_of[key] for key, _ in rows]
+    flat = np.frombuffer(b"".join(blob for _, blob in rows), dtype=">f4")
+    matrix = flat.astype(np.float32).reshape(len(rows), -1)
+    found = SetVectors(names, matrix)
+    with _read_lock:
+        return _read.setdefault(toolset, found)
