@@ -19,3 +19,11 @@ def clean_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             monkeypatch.delenv(key)
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "network: resolves against the package index (pip --dry-run); part of the integration "
+        "session, skipped only when the index is unreachable",
+    )

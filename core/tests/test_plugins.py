@@ -161,10 +161,11 @@ def test_an_uninstalled_first_party_backend_says_how_to_install_it_from_a_clone(
     with pytest.raises(UnknownBackendError) as caught:
         registry.backend(name)
     message = str(caught.value)
+    needs = " ./contrib/onnx" if name == "lancedb" else ""
     assert message == (
-        f"unknown backend {name!r}; installed backends: none; install it from a clone of the "
-        f"toolscout repository: pip install ./backends/{name} (or pip install "
-        f"toolscout-{name} from a package index that has it)"
+        f"unknown backend {name!r}; installed backends: none; install it from the top folder "
+        f"of a clone of the toolscout repository: pip install ./core{needs} ./backends/{name} "
+        f"(or pip install toolscout-{name} from a package index that has it)"
     )
 
 
@@ -172,7 +173,7 @@ def test_an_uninstalled_first_party_backend_says_how_to_install_it_from_a_clone(
 def test_every_first_party_plugin_has_an_install_hint_with_its_folder(name: str) -> None:
     hint = install_hint(name)
     assert hint is not None
-    assert f"pip install ./{FIRST_PARTY_FOLDERS[name]} " in hint
+    assert "pip install ./core " in hint and f" ./{FIRST_PARTY_FOLDERS[name]} (" in hint
     assert f"pip install {FIRST_PARTY[name]} from a package index" in hint
 
 
@@ -239,7 +240,7 @@ def test_an_unknown_embedder_gives_the_pip_install_line_for_first_party_ones(
         registry.embedder("sentence-transformers")
     message = str(caught.value)
     assert message.startswith("unknown embedder 'sentence-transformers'")
-    assert "pip install ./contrib/sentence-transformers" in message
+    assert "pip install ./core ./contrib/sentence-transformers" in message
     assert message.endswith(
         "(or pip install toolscout-sentence-transformers from a package index that has it)"
     )

@@ -41,10 +41,12 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "FIRST_PARTY",
     "FIRST_PARTY_FOLDERS",
+    "FIRST_PARTY_NEEDS",
     "LOAD_PLUGINS_ENV",
     "PluginFailure",
     "PluginRegistry",
     "Registered",
+    "install_command",
     "install_hint",
     "registry",
 ]
@@ -102,18 +104,46 @@ _FIRST_PARTY_KINDS: dict[str, str] = {
 }
 
 
-def install_hint(name: str) -> str | None:
-    """How to install first-party plugin `name`, as one clause; None for any other name.
+#: The first-party distributions a first-party plugin requires besides core (its
+#: `toolscout-*` dependencies), by plugin name. None is on a package index, so a command
+#: that installs the plugin from a clone names their folders too.
+FIRST_PARTY_NEEDS: dict[str, tuple[str, ...]] = {
+    "lancedb": ("onnx",),
+}
 
-    The first-party distributions are installed from a clone of the repository (a relative
-    path such as `./backends/duckdb`); the distribution name works with an index that has it.
+
+def install_command(name: str) -> str | None:
+    """The pip command that installs first-party plugin `name` from the top folder of a
+    clone of the repository: core, the first-party distributions it requires, then its own
+    folder (`pip install ./core ./contrib/onnx ./backends/lancedb`); None for any other name.
     """
     if name not in FIRST_PARTY:
         return None
+    folders = ["core"]
+
+    def add(plugin: str) -> None:
+        for need in FIRST_PARTY_NEEDS.get(plugin, ()):
+            add(need)
+        if FIRST_PARTY_FOLDERS[plugin] not in folders:
+            folders.append(FIRST_PARTY_FOLDERS[plugin])
+
+    add(name)
+    return "pip install " + " ".join(f"./{folder}" for folder in folders)
+
+
+def install_hint(name: str) -> str | None:
+    """How to install first-party plugin `name`, as one clause; None for any other name.
+
+    The first-party distributions are installed from a clone of the repository with the
+    paths of everything they need (`install_command`), since none is on a package index;
+    the distribution name works with an index that has it.
+    """
+    command = install_command(name)
+    if command is None:
+        return None
     return (
-        f"install it from a clone of the toolscout repository: pip install "
-        f"./{FIRST_PARTY_FOLDERS[name]} (or pip install {FIRST_PARTY[name]} from a package "
-        "index that has it)"
+        f"install it from the top folder of a clone of the toolscout repository: {command} "
+        f"(or pip install {FIRST_PARTY[name]} from a package index that has it)"
     )
 
 
