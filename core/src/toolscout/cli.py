@@ -208,13 +208,17 @@ def index_catalog(index: Any, tools: Sequence[ToolReference]) -> str:
 
     A store that persists keeps the session from an earlier run; replacing its set makes
     it exactly this catalog even so (an unchanged set is not indexed again)."""
+    from toolscout.progress import shown
+
     session = catalog_session(tools)
     replace = getattr(index, "replace_tools", None)
-    if callable(replace):
-        replace(session, tools)
-    else:  # a backend with the protocol's methods only
-        index.clear_index(session)
-        index.index_tools(session, tools)
+    # A large catalog's first index embeds every tool text: a bar on a terminal says so.
+    with shown(f"tool texts embedded ({len(tools):,} tools)"):
+        if callable(replace):
+            replace(session, tools)
+        else:  # a backend with the protocol's methods only
+            index.clear_index(session)
+            index.index_tools(session, tools)
     return session
 
 

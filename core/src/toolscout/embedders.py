@@ -511,7 +511,7 @@ class EmbeddingCache:
         max_documents: int = 200_000,
         max_queries: int = 4096,
         cache_dir: str | Path | None = None,
-        batch_size: int = 2048,
+        batch_size: int = 512,
         persist_queries: bool = False,
         max_disk_bytes: int | None = None,
     ) -> None:
@@ -545,10 +545,13 @@ class EmbeddingCache:
     def _run(self, embedder: Embedder, texts: Sequence[str]) -> Matrix:
         import numpy as np
 
+        from toolscout.progress import advance
+
         parts = []
         for start in range(0, len(texts), self.batch_size):
             batch = list(texts[start : start + self.batch_size])
             parts.append(check_matrix(embedder, batch, embedder.embed(batch)))
+            advance(start + len(batch), len(texts))  # a bar, when the caller shows one
         with self._lock:
             self.embedded[embedder.model_id] = self.embedded.get(embedder.model_id, 0) + len(texts)
         if not parts:

@@ -1,15 +1,22 @@
 """A dependency-free progress bar for the CLI, drawn on stderr only when it is a terminal.
 
 Piped or captured output stays clean: on anything that is not a TTY the bar draws nothing.
+
+Long work deep inside a call (embedding the tool texts of a large catalog when it is first
+indexed) reports to the bar the caller shows around it, if any: `with shown("label"):`
+around the call, `advance(done, total)` in the work.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TextIO
 
-__all__ = ["ProgressBar"]
+__all__ = ["ProgressBar", "advance", "shown"]
 
 
 class ProgressBar:
@@ -52,3 +59,28 @@ class ProgressBar:
         if self.enabled:
             self.stream.write("\r\x1b[2K")
             self.stream.flush()
+
+
+_current: ContextVar[ProgressBar | None] = ContextVar("toolscout_progress", default=None)
+
+
+@contextmanager
+def shown(label: str, stream: TextIO | None = None) -> Iterator[None]:
+    """Draw the progress that work inside reports (`advance`) as a bar labelled `label`,
+    on a terminal; the bar is cleared when the block ends."""
+    bar = ProgressBar(0, label, stream)
+    token = _current.set(bar)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+        if bar.total:
+            bar.close()
+
+
+def advance(done: int, total: int) -> None:
+    """Report `done` of `total` items of a long job to the bar shown around it, if any."""
+    bar = _current.get()
+    if bar is not None and total > 0:
+        bar.total = total
+        bar.update(done)
