@@ -27,6 +27,7 @@ read from the cache).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import threading
@@ -51,6 +52,7 @@ EVAL = (
     )
     / "bfcl"
 )
+_ids = itertools.count(1)
 BLOCK, MINIMUM = 128, 1024  # OpenAI: cached in 128-token steps from 1,024 tokens
 
 
@@ -156,7 +158,7 @@ def _extends(previous: list[str], prompt: list[str]) -> bool:
 
 def _reply(output: list[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "id": "resp",
+        "id": f"resp_{next(_ids)}",  # unique: LangChain keys its messages by it
         "object": "response",
         "created_at": 0,
         "status": "completed",
