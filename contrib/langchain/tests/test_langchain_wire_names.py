@@ -138,3 +138,28 @@ def test_bfcl_catalog_file_plus_one_handler_through_the_agent(
         names = sent_names(body)
         assert all(VALID.match(n) for n in names) and len(set(names)) == len(names)
     assert "math_gcd" in sent_names(second)
+
+
+def test_a_registry_tool_answers_bad_arguments_with_the_problem(
+    server: WireServer, model: ChatOpenAI
+) -> None:
+    registry = ToolRegistry()
+    registry.add_catalog(
+        [
+            {
+                "name": "events.find",
+                "description": "Find events of a kind.",
+                "input_schema": {
+                    "type": "object",
+                    "properties": {"kind": {"type": "string", "enum": ["Music", "Theater"]}},
+                    "required": ["kind"],
+                },
+            }
+        ],
+        lambda name, arguments: "found",
+    )
+    agent = create_agent(model, middleware=[ToolSearchMiddleware(tools=registry)])
+    server.script(calls(("c1", "events_find", {"kind": "Opera"})), answer("Sorry."))
+    agent.invoke({"messages": [{"role": "user", "content": "opera?"}]})
+    answer_ = results(server.bodies[1])["c1"]
+    assert "must be one of" in answer_ and "Opera" in answer_

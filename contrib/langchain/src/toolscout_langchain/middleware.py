@@ -34,11 +34,11 @@ from langchain.agents.middleware import (
 )
 from langchain.agents.middleware.types import ModelCallResult, OmitFromInput
 from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
-from toolscout.advisor.tools import Tool, ToolRegistry
+from toolscout.advisor.tools import Tool, ToolArgumentsError, ToolRegistry
 from toolscout.catalog import parse_tool
 from toolscout.index import ToolIndex
 from toolscout.integration import (
@@ -372,11 +372,17 @@ def langchain_tools(registry: ToolRegistry) -> list[BaseTool]:
 
 
 def _from_registry(tool: Tool) -> BaseTool:
+    def checked(arguments: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return tool.validate(arguments)
+        except ToolArgumentsError as error:  # back to the model (handle_tool_error)
+            raise ToolException(str(error)) from error
+
     async def arun(**arguments: Any) -> str:
-        return _result_text(await tool.ainvoke(tool.validate(arguments)))
+        return _result_text(await tool.ainvoke(checked(arguments)))
 
     def run(**arguments: Any) -> str:
-        return _result_text(tool.invoke(tool.validate(arguments)))
+        return _result_text(tool.invoke(checked(arguments)))
 
     reference = tool.reference
     return StructuredTool(
