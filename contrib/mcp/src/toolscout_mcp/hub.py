@@ -549,7 +549,7 @@ class McpToolHub:
                 return [], 0
             wanted = {"server": servers}
             hidden = sum(
-                1 for t in view.tools.values() if t.server in servers and not grant.tool(t)
+                1 for t in view.tools.values() if t.server in servers and t.name not in grant.tools
             )
         filtered = wanted is not None and not self.index.capabilities.metadata_filter
         # An index without metadata filters ranks everything; the server is kept below.
@@ -570,7 +570,7 @@ class McpToolHub:
             found = [tool for tool in found if tool.server == server]
             total = len(found)
         if grant is not None:
-            found = [tool for tool in found if grant.tool(tool)]
+            found = [tool for tool in found if grant.tools.get(tool.name) is tool]
             total = len(found)
         return found[:max_results], max(total, len(found[:max_results]))
 
