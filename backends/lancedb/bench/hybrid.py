@@ -1,7 +1,7 @@
 """Hybrid search latency of the vector backends (lancedb, postgres) on the eval data sets.
 
     python backends/lancedb/bench/hybrid.py [--backend lancedb] [--data bfcl seal_tools]
-        [--queries 300] [--dsn postgresql://...]
+        [--queries 300] [--dsn postgresql://... --schema bench]
 
 Per data set: index its catalog into one session (the vector cache as configured), then
 time `index.search` over the first `--queries` queries twice: with fresh query embeddings
@@ -43,6 +43,7 @@ def main() -> None:
     parser.add_argument("--data", nargs="+", default=["bfcl", "seal_tools"])
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--dsn", help="postgres: the database (a schema per data set)")
+    parser.add_argument("--schema", default="bench", help="postgres: schema name prefix")
     parser.add_argument("--eval", type=Path, default=EVAL)
     args = parser.parse_args()
     for name in args.data:
@@ -57,7 +58,7 @@ def main() -> None:
         ]
         options: dict[str, Any] = {"mode": "hybrid"}
         if args.backend == "postgres":
-            options.update(dsn=args.dsn, schema=f"bench_{name}")
+            options.update(dsn=args.dsn, schema=f"{args.schema}_{name}")
         index = load_index(args.backend, **options)
         start = time.perf_counter()
         index.index_tools("bench", tools)
