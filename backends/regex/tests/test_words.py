@@ -47,7 +47,7 @@ def _fields_catalog(index: RegexToolIndex) -> None:
     index.index_tools(
         SESSION,
         [
-            tool("in_description", "Creates a ticket for support.", body="Text"),
+            tool("in_description", "Opens a case for support. It gets a ticket.", body="Text"),
             tool("in_parameters", "Opens a support case.", ticket="Identifier"),
             tool("ticket_open", "Opens a support case.", body="Text"),
         ],
@@ -58,6 +58,45 @@ def test_name_outweighs_parameters_outweighs_description(index: RegexToolIndex) 
     _fields_catalog(index)
     names = index.search(ToolSearchRequest(SESSION, "ticket")).names
     assert names == ["ticket_open", "in_parameters", "in_description"]
+
+
+def test_the_first_sentence_of_a_description_outweighs_parameters(
+    index: RegexToolIndex,
+) -> None:
+    """The first sentence says what the tool does (`lead_weight`); a parameter named like
+    the query word only says what it takes."""
+    index.index_tools(
+        SESSION,
+        [
+            tool("in_lead", "Creates a ticket for support.", body="Text"),
+            tool("in_parameters", "Opens a support case.", ticket="Identifier"),
+        ],
+    )
+    assert index.search(ToolSearchRequest(SESSION, "ticket")).names == ["in_lead", "in_parameters"]
+    plain = RegexToolIndex(lead_weight=0)
+    plain.index_tools(SESSION, index.tools(SESSION).values())
+    assert plain.search(ToolSearchRequest(SESSION, "ticket")).names[0] == "in_parameters"
+
+
+def test_a_score_is_scaled_by_the_share_of_the_query_the_tool_has() -> None:
+    """`query_coverage`: a tool with one of the query's three known words keeps
+    (1/3)^0.3 of its score, one with two keeps (2/3)^0.3."""
+    tools = [
+        tool("rates_history", "Rates history: rates by day, rates by month, rates by year."),
+        tool("convert_money", "Convert money from one currency to another at a fixed price."),
+    ]
+    scores = {}
+    for coverage in (0.3, 0.0):
+        index = RegexToolIndex(query_coverage=coverage, name_coverage_weight=0)
+        index.index_tools(SESSION, tools)
+        found = index.search(ToolSearchRequest(SESSION, "convert money rates llamas"))
+        scores[coverage] = {hit.name: hit.score for hit in found.references}
+    assert scores[0.3]["rates_history"] == pytest.approx(
+        scores[0.0]["rates_history"] * (1 / 3) ** 0.3, rel=1e-4
+    )
+    assert scores[0.3]["convert_money"] == pytest.approx(
+        scores[0.0]["convert_money"] * (2 / 3) ** 0.3, rel=1e-4
+    )
 
 
 def test_field_weights_are_options() -> None:

@@ -56,7 +56,7 @@ _STOP_WORD_LIST = """
     their theirs them themselves then there these they this those through to too under
     until up us ve very was wasn we were weren what when where which while who whom why
     will with won would wouldn you your yours yourself yourselves also via per etc eg ie
-    please kindly thanks thank hi hello hey want wanted wants like need needs d m s t
+    please kindly thanks thank hi hello hey want wanted wants like need needs help d m s t
 """
 #: The stop words every backend drops (when its `stop_words` option is on).
 STOP_WORDS: frozenset[str] = frozenset(_STOP_WORD_LIST.split())

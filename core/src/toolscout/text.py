@@ -15,6 +15,7 @@ from typing import Any
 
 __all__ = [
     "ToolText",
+    "first_sentence",
     "schema_properties",
     "split_identifier",
     "split_words",
@@ -53,10 +54,15 @@ def words(text: str) -> list[str]:
     return [part.lower() for word in _WORD.findall(text) for part in split_identifier(word)]
 
 
+def first_sentence(description: str) -> str:
+    """The first sentence of a description, whitespace collapsed: what the tool does."""
+    text = " ".join(description.split())
+    return _SENTENCE_END.split(text, maxsplit=1)[0] if text else ""
+
+
 def summarize(description: str, limit: int = 160) -> str:
     """The first sentence of a description, cut to `limit` characters."""
-    text = " ".join(description.split())
-    first = _SENTENCE_END.split(text, maxsplit=1)[0] if text else ""
+    first = first_sentence(description)
     if len(first) > limit:
         first = first[: limit - 1].rstrip() + "…"
     return first
