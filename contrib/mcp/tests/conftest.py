@@ -65,6 +65,12 @@ def web_url() -> Iterator[str]:
         process.wait(timeout=10)
 
 
+def error_lines(err: str) -> list[str]:
+    """The lines of a command's stderr that are not warnings (the workspace installs a
+    deliberately broken test plugin, which the first command of a process warns about)."""
+    return [line for line in err.splitlines() if not line.startswith("toolscout: warning:")]
+
+
 def write_config(path: Path, servers: dict[str, Any]) -> Path:
     path.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
     return path

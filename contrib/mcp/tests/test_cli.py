@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import toolscout
-from conftest import entry, write_config
+from conftest import entry, error_lines, write_config
 from toolscout.cli import main
 from toolscout.plugins import registry
 from toolscout_mcp.cli import main as toolscout_mcp_main
@@ -49,7 +49,7 @@ def test_a_missing_config_is_one_line_and_status_2(
 ) -> None:
     assert main(["mcp", "serve", "--config", str(tmp_path / "none.json")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1
+    assert len(error_lines(err)) == 1
     assert "toolscout mcp: error:" in err and "does not exist" in err
 
 
@@ -60,7 +60,7 @@ def test_a_config_with_no_enabled_server_is_one_line_and_status_2(
     config = write_config(tmp_path / "servers.json", {"off": {"command": "x", "disabled": True}})
     assert main(["mcp", command, "--config", str(config)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1
+    assert len(error_lines(err)) == 1
     assert "lists no enabled MCP servers; add one under mcpServers" in err
 
 

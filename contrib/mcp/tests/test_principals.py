@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from conftest import entry
+from conftest import entry, error_lines
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from test_gateway import gateway_command, payload, text
 from test_robustness import call, http_client, http_gateway
@@ -276,7 +276,7 @@ def test_a_principals_setup_that_cannot_work_is_one_line_and_status_2(
         monkeypatch.setenv(key, value)
     status = main(["mcp", "serve", "--config", str(config), "--port", "0", *argv])
     err = capsys.readouterr().err
-    lines = [line for line in err.splitlines() if not line.startswith("toolscout: warning:")]
+    lines = error_lines(err)
     assert status == 2 and len(lines) == 1 and message in lines[0], err
     for token in (ALICE, BOB, ADMIN):
         assert token not in err

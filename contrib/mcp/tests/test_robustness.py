@@ -33,7 +33,7 @@ import anyio
 import httpx2
 import mcp.types as types
 import pytest
-from conftest import UPSTREAMS, entry, free_port, wait_for_port, write_config
+from conftest import UPSTREAMS, entry, error_lines, free_port, wait_for_port, write_config
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from stored_backend import stored_sessions
@@ -380,7 +380,7 @@ def test_a_gateway_limit_above_cores_is_one_line_and_status_2(
     config = write_config(tmp_path / "servers.json", {"chat": entry("chat")})
     assert main(["mcp", "serve", "--config", str(config), "--max-query-length", "20000"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1
+    assert len(error_lines(err)) == 1
     assert "max_query_length must be between 1 and 16,384 (core's limit), got 20000" in err
 
 
@@ -485,7 +485,7 @@ def test_a_non_loopback_host_needs_an_opt_in_and_a_token(
     argv = ["mcp", "serve", "--config", str(config), "--transport", "http"]
     assert main([*argv, "--host", "0.0.0.0", *extra]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and message in err
+    assert len(error_lines(err)) == 1 and message in err
     assert not marker.exists()  # refused before any server started
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import mcp.types as types
 import pytest
-from conftest import UPSTREAMS, entry, free_port, write_config
+from conftest import UPSTREAMS, entry, error_lines, free_port, write_config
 from test_robustness import call, http_client, http_gateway
 from toolscout.cli import main
 
@@ -87,11 +87,6 @@ def secret_servers(web_url: str) -> dict[str, Any]:
 def assert_no_secret(text: str) -> None:
     leaked = [secret for secret in SECRETS if secret in text]
     assert not leaked, f"{leaked} in: {text}"
-
-
-def errors(err: str) -> int:
-    """Lines of `err` that are not warnings (a broken test plugin of the workspace warns)."""
-    return sum(1 for line in err.splitlines() if not line.startswith("toolscout: warning:"))
 
 
 def texts(result: types.CallToolResult) -> str:
@@ -192,7 +187,7 @@ def test_a_bad_servers_file_is_reported_without_its_secrets(
         config = write_config(tmp_path / "servers.json", {"a": server})
         assert main(["mcp", "tools", "--config", str(config)]) == 2
         err = capsys.readouterr().err
-        assert errors(err) == 1 and message in err
+        assert len(error_lines(err)) == 1 and message in err
         assert_no_secret(err)
 
 
@@ -234,7 +229,7 @@ def test_a_bearer_token_no_client_could_send_is_refused_at_start_up(
     started = time.perf_counter()
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert errors(err) == 1
+    assert len(error_lines(err)) == 1
     assert f"the bearer token {problem}" in err and "no client could send it" in err
     assert not marker.exists()  # refused before any server started
     assert time.perf_counter() - started < 10

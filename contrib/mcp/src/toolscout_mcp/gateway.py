@@ -23,6 +23,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import logging
 import socket
 import sys
 import weakref
@@ -35,7 +36,7 @@ import mcp.types as types
 from mcp import MCPError
 from mcp.server.lowlevel import NotificationOptions, Server
 from toolscout.errors import ConfigError, ToolscoutError
-from toolscout.redaction import redact_text
+from toolscout.redaction import RedactingFilter, redact_text
 from toolscout.types import MAX_QUERY_LENGTH
 
 from toolscout_mcp.access import AccessPolicy, Grant, LoadMode, load_mode
@@ -548,6 +549,11 @@ class Gateway:
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        # uvicorn logs to stderr through handlers of its own: blank secrets there too.
+        redacting = RedactingFilter(s for u in self.hub.upstreams.values() for s in u.secrets)
+        for logger in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+            for handler in logging.getLogger(logger).handlers:
+                handler.addFilter(redacting)
         server = uvicorn.Server(config)
         if on_ready is not None:
             async with anyio.create_task_group() as tg:
