@@ -48,6 +48,9 @@ NOT_RUN: dict[str, str] = {
     "embedders.md#3": "shows a user's cache folders; test_caches.py covers `cache show`",
     "hooks.md#1": "fragment: `my_plugin_module` is the reader's",
     "integrations/index.md#1": "fragment: keyword arguments of the integrations' classes",
+    "integrations/index.md#2": "fragment: `index` and `tools` are the reader's",
+    "integrations/index.md#3": "fragment: `model`, `index` and `call_my_api` are the reader's",
+    "integrations/index.md#4": "connects to the reader's MCP servers (contrib/mcp tests do)",
     "integrations/langchain.md#1": "runs a LangChain agent on OpenAI (needs OPENAI_API_KEY)",
     "integrations/langchain.md#2": "fragment: an argument of the agent above",
     "integrations/openai-agents.md#1": "runs an OpenAI agent (needs OPENAI_API_KEY)",
@@ -218,7 +221,7 @@ def test_console_block_prints_what_the_page_shows(block: Block, scratch: Path) -
         ("anthropic_advisor.py", "anthropic", "ANTHROPIC_API_KEY"),
     ],
 )
-def test_an_example_without_its_api_key_says_so_in_one_line(
+def test_an_example_without_its_api_key_runs_offline_and_says_so(
     example: str, sdk: str, key: str, scratch: Path
 ) -> None:
     pytest.importorskip(sdk)
@@ -233,6 +236,7 @@ def test_an_example_without_its_api_key_says_so_in_one_line(
         timeout=120,
         check=False,
     )
-    assert result.returncode == 1
-    assert result.stderr.startswith(f"{example}: set {key}")
-    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    # On toolscout's scripted test model (tests/test_examples_offline.py checks the run).
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"no {key}: ")
+    assert "Traceback" not in result.stderr
