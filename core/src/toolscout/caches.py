@@ -9,6 +9,10 @@ tool texts by model id and text (`vectors/vectors.sqlite3`), and `tokens`, the t
 counts of tool definitions (`tokens/counts.sqlite3`). Plugins name their own folders with
 the `register_cache_folders` hook (toolscout-onnx: `onnx`, its built models); each is a
 part too, listed entry by entry.
+
+`show` reports a vector or token-count file SQLite cannot read as damaged instead of
+failing, and `clear` deletes the files of what it clears: the disk space comes back, and a
+damaged file goes as well.
 """
 
 from __future__ import annotations
