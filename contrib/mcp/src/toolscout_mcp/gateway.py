@@ -336,15 +336,19 @@ class Gateway:
         except (ToolscoutError, KeyError, ValueError, TypeError, PermissionError) as error:
             return tool_error(str(error))
         except MCPError as error:  # the upstream answered the call with a protocol error
-            return tool_error(f"the MCP server refused the call: {error.error.message}")
+            message = redact_text(error.error.message, self._secrets())
+            return tool_error(f"the MCP server refused the call: {message}")
         except Exception as error:  # anything else: its text may quote the configuration
-            secrets = [s for u in self.hub.upstreams.values() for s in u.secrets]
+            secrets = self._secrets()
             _log_to_stderr(
                 redact_text(f"{params.name} failed: {type(error).__name__}: {error}", secrets)
             )
             return tool_error(
                 f"{params.name} failed ({type(error).__name__}); the gateway's log has the details"
             )
+
+    def _secrets(self) -> list[str]:
+        return [secret for u in self.hub.upstreams.values() for secret in u.secrets]
 
     async def _call(
         self, ctx: Any, grant: Grant | None, name: str, arguments: object
@@ -550,7 +554,7 @@ class Gateway:
         shown = f"[{host}]" if ":" in host else host
         config = uvicorn.Config(app, log_level="warning", lifespan="on")
         # uvicorn logs to stderr through handlers of its own: blank secrets there too.
-        redacting = RedactingFilter(s for u in self.hub.upstreams.values() for s in u.secrets)
+        redacting = RedactingFilter(self._secrets())
         for logger in ("uvicorn", "uvicorn.error", "uvicorn.access"):
             for handler in logging.getLogger(logger).handlers:
                 handler.addFilter(redacting)
