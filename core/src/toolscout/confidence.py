@@ -52,18 +52,19 @@ DEPTH = 3
 # --- fitted constants ------------------------------------------------------------------
 # Fitted on ../shared/eval (docs/confidence.md has the commands and figures):
 # - the weights, by logistic regression on MetaTool: its 2,090 answerable queries against
-#   its 1,496 infeasible ones (tool_absent, no_tool_needed), features as `confidence` computes
-#   them from the top 10 of regex (keyword) and of lancedb hybrid with the onnx MiniLM
-#   embedder (similarity);
+#   its 1,496 infeasible ones (tool_absent, no_tool_needed), features as `confidences`
+#   computes them from the top 10 of regex (keyword) and of lancedb hybrid with the onnx
+#   MiniLM embedder (similarity);
 # - then each intercept shifted so that `DEFAULT_MIN_CONFIDENCE` keeps 97.5% of MetaTool's
-#   answerable queries (the hardest of the three sets: its queries paraphrase the most),
-#   and confirmed on BFCL and Seal-Tools, which keep more than 99% of theirs.
+#   answerable queries (the hardest of the three sets: its queries paraphrase the most)
+#   with every first-party backend of that kind (keyword: the least of regex, tantivy and
+#   duckdb), and confirmed on BFCL and Seal-Tools, which keep more than 99% of theirs.
 #: The default `min_confidence`: an answer less confident than this is empty.
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.
 UNKNOWN_WEIGHT = 1.0
 #: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows.
-KEYWORD_MODEL = (-1.428, 2.520, 2.275)
+KEYWORD_MODEL = (-1.503, 2.520, 2.275)
 #: Similarity scores: intercept, x cosine similarity, x coverage.
 SIMILARITY_MODEL = (-2.427, 7.562, 2.310)
 
@@ -101,57 +102,77 @@ class CatalogProfile:
         rarest = math.log1p(size / min(counts.values())) if counts else 1.0
         return cls(weights, UNKNOWN_WEIGHT * rarest, terms, tuple(sorted(counts)))
 
-    def _begins_a_word(self, term: str) -> bool:
+    def _completions(self, term: str) -> frozenset[str]:
+        """The set's words that `term` begins, if it is long enough (a bounded few)."""
         if len(term) < MIN_PREFIX:
-            return False
-        at = bisect_left(self.vocabulary, term)
-        return at < len(self.vocabulary) and self.vocabulary[at].startswith(term)
+            return frozenset()
+        vocabulary = self.vocabulary
+        at = bisect_left(vocabulary, term)
+        found: list[str] = []
+        while at < len(vocabulary) and len(found) < _MAX_COMPLETIONS:
+            word = vocabulary[at]
+            if not word.startswith(term):
+                break
+            found.append(word)
+            at += 1
+        return frozenset(found)
 
-    def _weighed(self, query_terms: Sequence[str]) -> list[tuple[str, float, bool]]:
-        """Each distinct query term with its weight and whether it is an exact word of the
-        set (False: a prefix of one, or no word of the set); prefixes count as known."""
-        weighed = []
+    def weigh(self, query_terms: Sequence[str]) -> WeighedQuery:
+        """The query's distinct terms weighed against this set, once per search."""
+        exact: list[tuple[str, float]] = []
+        prefixes: list[tuple[frozenset[str], float]] = []
+        total = known = 0.0
         for term in query_terms:
             weight = self.weights.get(term)
             if weight is not None:
-                weighed.append((term, weight, True))
-            else:
-                weighed.append((term, self.unknown, False))
-        return weighed
+                exact.append((term, weight))
+                known += weight
+                total += weight
+                continue
+            total += self.unknown
+            completions = self._completions(term)
+            if completions:
+                prefixes.append((completions, self.unknown))
+                known += self.unknown
+        return WeighedQuery(exact, prefixes, total, known / total if total > 0 else 0.0)
 
     def coverage(self, query_terms: Sequence[str], name: str) -> float:
         """The weighted share of `query_terms` (distinct) that tool `name` contains, 0 to 1."""
-        if not query_terms:
-            return 0.0
-        own = self.terms.get(name, frozenset())
-        total = covered = 0.0
-        for term, weight, exact in self._weighed(query_terms):
-            total += weight
-            if (term in own) if exact else _begins_one_of(term, own):
-                covered += weight
-        return covered / total if total > 0 else 0.0
+        return self.weigh(query_terms).coverage(self.terms.get(name, frozenset()))
 
     def known_share(self, query_terms: Sequence[str]) -> float:
         """The weighted share of `query_terms` (distinct) that some tool of the set contains
         (or begins, for a word of at least `MIN_PREFIX` characters)."""
-        total = known = 0.0
-        for term, weight, exact in self._weighed(query_terms):
-            total += weight
-            if exact or self._begins_a_word(term):
-                known += weight
-        return known / total if total > 0 else 0.0
+        return self.weigh(query_terms).known
 
     def unknown_terms(self, query_terms: Sequence[str]) -> list[str]:
         """The query's terms no tool of the set contains (nor begins)."""
         return [
-            term
-            for term in query_terms
-            if term not in self.weights and not self._begins_a_word(term)
+            term for term in query_terms if term not in self.weights and not self._completions(term)
         ]
 
 
-def _begins_one_of(term: str, words: frozenset[str]) -> bool:
-    return len(term) >= MIN_PREFIX and any(word.startswith(term) for word in words)
+# Completions looked at per query word (a prefix such as `data` may begin hundreds).
+_MAX_COMPLETIONS = 64
+
+
+@dataclass(frozen=True)
+class WeighedQuery:
+    """A query's terms weighed against one set: exact words, prefixes (with the set's words
+    they begin), the total weight, and the share of it the set knows."""
+
+    exact: Sequence[tuple[str, float]]
+    prefixes: Sequence[tuple[frozenset[str], float]]
+    total: float
+    known: float
+
+    def coverage(self, words: frozenset[str]) -> float:
+        """The weighted share of the query a tool with these words covers, 0 to 1."""
+        if self.total <= 0:
+            return 0.0
+        covered = sum(weight for term, weight in self.exact if term in words)
+        covered += sum(weight for completions, weight in self.prefixes if completions & words)
+        return covered / self.total
 
 
 def combine(coverage: float, known: float, similarity: float | None = None) -> float:
@@ -175,11 +196,14 @@ def confidences(
 ) -> list[float]:
     """The confidence of each hit (`names`, with their cosine similarities if the engine
     scores by similarity), each rounded to 4 places."""
-    known = profile.known_share(query_terms)
+    weighed = profile.weigh(query_terms)
+    terms = profile.terms
+    empty: frozenset[str] = frozenset()
     found = []
     for at, name in enumerate(names):
         similarity = similarities[at] if similarities is not None else None
-        found.append(round(combine(profile.coverage(query_terms, name), known, similarity), 4))
+        coverage = weighed.coverage(terms.get(name, empty))
+        found.append(round(combine(coverage, weighed.known, similarity), 4))
     return found
 
 

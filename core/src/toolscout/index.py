@@ -384,7 +384,7 @@ class IndexChores(ABC):
         profile = profile_of(toolset, toolset.tools, self.analyzer)
         scored = iter(confidences(profile, query.terms, [hit.name for hit in engine], similarities))
         hits = [
-            dataclasses.replace(hit, confidence=1.0 if hit.name in named else next(scored))
+            ToolHit(hit.name, hit.score, hit.summary, 1.0 if hit.name in named else next(scored))
             for hit in hits
         ]
         confidence = answer_confidence([hit.confidence or 0.0 for hit in hits])

@@ -14,7 +14,7 @@ __all__ = ["UNRELATED_QUERIES", "AbstentionTests"]
 #: Requests no tool of the sample catalog serves (it has chat, code hosting, calendars,
 #: files, payments, weather, maps ...).
 UNRELATED_QUERIES = (
-    "prune roses in late winter",
+    "prune rose bushes",
     "bake a sourdough loaf with a crispy crust",
     "which knitting needles suit chunky wool",
 )
