@@ -12,6 +12,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -836,3 +837,56 @@ def test_a_pyproject_whose_tool_table_is_not_a_table_is_one_line(
     (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
     code, out, err = run(capsys, *argv)
     assert_one_line_error(code, out, err, str(tmp_path / "pyproject.toml"), "must be a table")
+
+
+class _ServePlugin:
+    """A plugin command that warns, then fails, succeeds or keeps serving a while."""
+
+    @toolscout.hookimpl
+    def register_commands(self, subparsers: Any) -> None:
+        serve = subparsers.add_parser("serve-test")
+        serve.add_argument("outcome", choices=["fail", "ok", "serve"])
+        serve.set_defaults(handler=self.run)
+
+    @staticmethod
+    def run(args: Any, out: Any) -> int:
+        logging.getLogger("toolscout_serve_test").warning("an upstream is unreachable")
+        if args.outcome == "fail":
+            sys.stderr.write("toolscout serve-test: error: no servers\n")
+            return 2
+        if args.outcome == "serve":
+            time.sleep(0.5)  # serving: the warning must not wait for the end
+            out.write(f"served ({'warned' if 'unreachable' in _stderr_so_far() else 'held'})\n")
+        return 0
+
+
+def _stderr_so_far() -> str:
+    return sys.stderr.getvalue() if isinstance(sys.stderr, io.StringIO) else ""
+
+
+@pytest.mark.parametrize(
+    ("outcome", "err", "out"),
+    [
+        ("fail", ["toolscout serve-test: error: no servers"], ""),
+        ("ok", ["toolscout: warning: an upstream is unreachable"], ""),
+        ("serve", ["toolscout: warning: an upstream is unreachable"], "served (warned)\n"),
+    ],
+)
+def test_a_plugin_commands_warnings_are_shown_live_unless_it_fails_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    outcome: str,
+    err: list[str],
+    out: str,
+) -> None:
+    monkeypatch.setattr(toolscout.cli, "PLUGIN_COMMAND_HOLD_S", 0.1)
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    registry.register_plugin(_ServePlugin(), name="cli-test-serve")
+    try:
+        code = main(["serve-test", outcome])
+    finally:
+        registry.unregister_plugin("cli-test-serve")
+    assert code == (2 if outcome == "fail" else 0)
+    stderr = sys.stderr.getvalue()  # type: ignore[attr-defined]
+    assert [line for line in stderr.splitlines() if "fixture" not in line] == err
+    assert capsys.readouterr().out == out

@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from importlib import resources
@@ -621,44 +622,61 @@ def _one_line(error: BaseException) -> str:
     return " ".join(text.split())
 
 
+#: Seconds a plugin's command (which may serve for hours) holds warnings back: long
+#: enough for a start-up failure to be its one error line, short enough to read them live.
+PLUGIN_COMMAND_HOLD_S = 2.0
+
+
 class _Warnings(logging.Handler):
     """toolscout's warnings (core's loggers and plugins', `toolscout_*`) for the CLI user:
     one line each, each distinct message once per run (a cache that fails on every batch
     warns once).
 
-    While `held`, lines wait: a command that succeeds shows them after its output, a
+    While held, lines wait: a command that succeeds shows them after its output, a
     command that fails shows its one-line error alone (a plugin that failed to load is
     both a warning and the error of the command that asked for it)."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
-        self.held = True
+        self._held = True
         self._lines: list[str] = []
         self._seen: set[str] = set()
+        self._timer: threading.Timer | None = None
 
     def filter(self, record: logging.LogRecord) -> bool:
         return record.name.partition(".")[0].startswith("toolscout") and super().filter(record)
 
-    def emit(self, record: logging.LogRecord) -> None:
+    def emit(self, record: logging.LogRecord) -> None:  # called holding self.lock
         text = " ".join(record.getMessage().split())
         if text in self._seen:
             return
         self._seen.add(text)
         line = f"toolscout: {record.levelname.lower()}: {text}\n"
-        if self.held:
+        if self._held:
             self._lines.append(line)
         else:
             self._write(line)
 
     def show(self) -> None:
         """Write the held lines; later ones go out at once."""
-        lines, self._lines, self.held = self._lines, [], False
-        for line in lines:
-            self._write(line)
+        if self._timer is not None:
+            self._timer.cancel()
+        with self.lock:  # type: ignore[union-attr]  # created by Handler.__init__
+            lines, self._lines, self._held = self._lines, [], False
+            for line in lines:
+                self._write(line)
+
+    def show_after(self, seconds: float) -> None:
+        """Hold the lines `seconds` more, then show them (unless the run ended first)."""
+        self._timer = threading.Timer(seconds, self.show)
+        self._timer.daemon = True
+        self._timer.start()
 
     def drop(self) -> None:
-        """Forget the held lines (the command failed: its error is the one line)."""
-        self._lines = []
+        """Forget the held lines and hold any later ones (the command failed: its error
+        is the one line)."""
+        with self.lock:  # type: ignore[union-attr]
+            self._lines, self._held = [], True
 
     def _write(self, line: str) -> None:
         with suppress(OSError, ValueError):  # stderr closed: nobody to tell
@@ -722,11 +740,13 @@ def _main(argv: Sequence[str] | None, warnings: _Warnings) -> int:
         parser.print_help(sys.stdout)
         return EXIT_USAGE
     if args.command not in BUILTIN_COMMANDS:
-        warnings.show()  # a plugin's command may serve for hours: say things as they come
+        warnings.show_after(PLUGIN_COMMAND_HOLD_S)  # it may serve for hours
     command = args.command
     try:
         status = handler(args, sys.stdout)
         sys.stdout.flush()  # a reader that left shows here, not at exit
+        if status != 0:  # a plugin's command printed its own error line
+            warnings.drop()
         return status
     except BrokenPipeError:
         # `toolscout ... | head`: the reader took what it wanted; not a failure.
