@@ -97,3 +97,56 @@ async def test_langchain_runs_an_mcp_servers_tools_found_by_search() -> None:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_openai_agents_runs_an_mcp_servers_tools_found_by_search() -> None:
+    pytest.importorskip("toolscout_openai_agents")
+    import json
+
+    from agents import Agent, Model, ModelResponse, RunConfig, Runner, Usage, set_tracing_disabled
+    from openai.types.responses import ResponseFunctionToolCall
+    from toolscout_openai_agents import ToolscoutTools
+
+    set_tracing_disabled(True)
+
+    class Scripted(Model):
+        async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+            given = kwargs.get("input")
+            items = given if isinstance(given, list) else []
+            outputs = [i["output"] for i in items if i.get("type") == "function_call_output"]
+            offered = {tool.name for tool in kwargs.get("tools") or ()}
+            if not outputs:
+                name, arguments = "tool_search", {"query": "create calendar event"}
+            elif len(outputs) == 1 and "create_event" in offered:
+                name, arguments = "create_event", {"title": "Review", "start": "2026-12-05T10:00"}
+            else:
+                from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+
+                text = ResponseOutputText(type="output_text", text=outputs[-1], annotations=[])
+                message = ResponseOutputMessage(
+                    id="m", type="message", role="assistant", status="completed", content=[text]
+                )
+                return ModelResponse(output=[message], usage=Usage(), response_id=None)
+            call = ResponseFunctionToolCall(
+                type="function_call",
+                call_id=f"c{len(outputs)}",
+                name=name,
+                arguments=json.dumps(arguments),
+            )
+            return ModelResponse(output=[call], usage=Usage(), response_id=None)
+
+        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    async with hub() as mcp:
+        scout = ToolscoutTools(mcp.tool_registry(), toolscout.load_index("regex"), auto=False)
+        agent = Agent(
+            name="a", instructions=scout.instructions, tools=scout.tools, model=Scripted()
+        )
+        config = RunConfig(
+            tool_not_found_behavior="return_error_to_model",
+            tool_error_formatter=scout.format_tool_error,
+        )
+        result = await Runner.run(agent, "Book the review", run_config=config)
+    assert result.final_output == "calendar: created 'Review' at 2026-12-05T10:00"
