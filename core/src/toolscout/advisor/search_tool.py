@@ -112,7 +112,7 @@ def search_tool_reference(
         "queries": {
             "type": "array",
             "items": {"type": "string"},
-            "description": "Optional. More capabilities to find in the same call, one each",
+            "description": "More capabilities, one each",
         },
         "max_results": {
             "type": "integer",
