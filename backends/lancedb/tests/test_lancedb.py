@@ -606,3 +606,17 @@ def test_an_in_memory_search_does_not_import_lancedb() -> None:
         check=True,
     )
     assert done.stdout.split() == ["['stripe_refund_payment']", "False", "False"]
+
+
+def test_a_stored_set_is_searched_with_its_stored_vectors(tmp_path: Path) -> None:
+    """A process whose vector cache lacks a stored set's texts reads the set's vectors
+    from the table: it embeds its queries only."""
+    uri = str(tmp_path / "lance")
+    writer = LanceDBToolIndex(WordHashEmbedder(), uri=uri, cache=EmbeddingCache())
+    writer.index_tools("s", CATALOG)
+    expected = names(writer, "s", "refund the card payment")
+    writer.close()
+    cache = EmbeddingCache()
+    reader = LanceDBToolIndex(WordHashEmbedder(), uri=uri, cache=cache)
+    assert names(reader, "s", "refund the card payment") == expected
+    assert cache.embedded == {WordHashEmbedder.model_id: 1}  # the query alone

@@ -535,14 +535,18 @@ class VectorIndexBase(ToolIndexBase):
             return self._in_process.setdefault(toolset, _InProcess())
 
     def _set_vectors(self, toolset: ToolSet) -> SetVectors:
-        """The set's vectors (from the embedding cache: each text embedded once per model),
-        built on first use and kept while the set lives."""
+        """The set's vectors (`_read_set_vectors`), built on first use and kept while the
+        set lives."""
         held = self._for(toolset)
         if held.vectors is None:
-            texts = [embedding_text(tool) for tool in toolset.tools.values()]
-            matrix = self.cache.embed_documents(self.embedder, texts)
-            held.vectors = SetVectors(list(toolset.tools), matrix)
+            held.vectors = self._read_set_vectors(toolset)
         return held.vectors
+
+    def _read_set_vectors(self, toolset: ToolSet) -> SetVectors:
+        """The set's vectors from the embedding cache (each text embedded once per model); a
+        store that keeps them may read them instead (another process wrote the set)."""
+        texts = [embedding_text(tool) for tool in toolset.tools.values()]
+        return SetVectors(list(toolset.tools), self.cache.embed_documents(self.embedder, texts))
 
     def _set_terms(self, toolset: ToolSet) -> SetTerms:
         """The set's BM25F postings, built on first use and kept while the set lives."""

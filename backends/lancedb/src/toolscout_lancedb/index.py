@@ -617,6 +617,22 @@ class LanceDBToolIndex(VectorIndexBase):
             names, vectors
         )
 
+    def _read_set_vectors(self, toolset: ToolSet) -> SetVectors:
+        # A stored set's vectors are read from its rows (one query), not embedded again
+        # by a process whose cache lacks them (a reader of another process's store).
+        table = self._table
+        if table is None or not self._stored(toolset):
+            return super()._read_set_vectors(toolset)
+        where = f"set_id = {_sql_text(toolset.id)}"
+        found = self._run(
+            table.query().where(where).select(["name", "vector"]).to_arrow(), "reading vectors"
+        )
+        names = found.column("name").to_pylist()
+        if sorted(names) != sorted(toolset.tools):  # a write in flight: not this set's rows
+            return super()._read_set_vectors(toolset)
+        flat = found.column("vector").combine_chunks().flatten().to_numpy()
+        return SetVectors(names, flat.reshape(len(names), -1))
+
     def _keyword_weights(self) -> tuple[float, float, float]:
         # The repeats written into LanceDB's full-text column, so both rank alike.
         return (float(self._repeats[0]), float(self._repeats[1]), float(self._repeats[2]))
