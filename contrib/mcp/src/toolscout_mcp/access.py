@@ -41,10 +41,12 @@ if TYPE_CHECKING:
     from toolscout_mcp.servers import ServerConfig
 
 __all__ = [
+    "MIN_AUTH_TOKEN_LENGTH",
     "AccessPolicy",
     "Grant",
     "LoadMode",
     "Principal",
+    "check_auth_token",
     "load_mode",
     "parse_access",
     "read_access",
@@ -97,6 +99,30 @@ def load_mode(config: ServerConfig, tool: str) -> LoadMode:
     if config.always_load is True:
         return "always"
     return "found"
+
+
+#: Shortest bearer token accepted for a non-loopback host.
+MIN_AUTH_TOKEN_LENGTH = 16
+
+
+def check_auth_token(token: str) -> None:
+    """Refuse a bearer token no client could send: empty, blank, with spaces at either end
+    (an HTTP client trims them, so it would never match), or not printable ASCII."""
+    problem = None
+    if not token.strip():
+        problem = "is empty" if not token else "is only blanks"
+    elif token != token.strip():
+        problem = "begins or ends with blanks (a copied newline?)"
+    elif any(char.isspace() for char in token):
+        problem = "contains blanks"
+    elif not (token.isascii() and token.isprintable()):
+        problem = "has characters an HTTP header cannot carry (printable ASCII only)"
+    if problem is not None:
+        raise ConfigError(
+            f"the bearer token {problem}: no client could send it; use one word of "
+            f"printable ASCII, at least {MIN_AUTH_TOKEN_LENGTH} characters, e.g. the output "
+            "of python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
 
 
 @dataclass(frozen=True)
@@ -234,8 +260,6 @@ def parse_access(
     that is unset or holds a token no client could send, two principals with one token, a
     pattern that is not one, an unknown key.
     """
-    from toolscout_mcp.gateway import MIN_AUTH_TOKEN_LENGTH, check_auth_token
-
     if not isinstance(data, Mapping) or "principals" not in data:
         return None
     environ = os.environ if environ is None else environ

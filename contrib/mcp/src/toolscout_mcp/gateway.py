@@ -39,7 +39,14 @@ from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.redaction import RedactingFilter, redact_text
 from toolscout.types import MAX_QUERY_LENGTH
 
-from toolscout_mcp.access import AccessPolicy, Grant, LoadMode, load_mode
+from toolscout_mcp.access import (
+    MIN_AUTH_TOKEN_LENGTH,
+    AccessPolicy,
+    Grant,
+    LoadMode,
+    check_auth_token,
+    load_mode,
+)
 from toolscout_mcp.hub import HubTool, McpToolHub
 from toolscout_mcp.upstream import _log_to_stderr
 
@@ -63,8 +70,6 @@ DEFAULT_MAX_QUERY_LENGTH = 2_048
 #: The environment variable `toolscout mcp serve` reads the HTTP bearer token from (not
 #: `TOOLSCOUT_*`: those are core settings, and core refuses names it does not know).
 AUTH_TOKEN_ENV = "MCP_GATEWAY_AUTH_TOKEN"
-#: Shortest bearer token accepted for a non-loopback host.
-MIN_AUTH_TOKEN_LENGTH = 16
 
 INSTRUCTIONS = (
     "This server fronts several MCP servers whose tools are not listed up front. When you "
@@ -653,26 +658,6 @@ def http_security(
         ],
     )
     return settings, names
-
-
-def check_auth_token(token: str) -> None:
-    """Refuse a bearer token no client could send: empty, blank, with spaces at either end
-    (an HTTP client trims them, so it would never match), or not printable ASCII."""
-    problem = None
-    if not token.strip():
-        problem = "is empty" if not token else "is only blanks"
-    elif token != token.strip():
-        problem = "begins or ends with blanks (a copied newline?)"
-    elif any(char.isspace() for char in token):
-        problem = "contains blanks"
-    elif not (token.isascii() and token.isprintable()):
-        problem = "has characters an HTTP header cannot carry (printable ASCII only)"
-    if problem is not None:
-        raise ConfigError(
-            f"the bearer token {problem}: no client could send it; use one word of "
-            f"printable ASCII, at least {MIN_AUTH_TOKEN_LENGTH} characters, e.g. the output "
-            "of python -c 'import secrets; print(secrets.token_urlsafe(32))'"
-        )
 
 
 class BearerAuth:

@@ -32,7 +32,7 @@ import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import anyio
 import mcp.types as types
@@ -43,10 +43,35 @@ from toolscout_mcp.servers import ServerConfig
 from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
 from toolscout_mcp.upstream import RestartPolicy, ServerUnavailable, Upstream, _log_to_stderr
 
-if TYPE_CHECKING:
-    from toolscout_mcp.access import Grant
+__all__ = [
+    "Collision",
+    "HubTool",
+    "McpToolError",
+    "McpToolHub",
+    "UnknownTool",
+    "Visibility",
+    "namespaced",
+]
 
-__all__ = ["Collision", "HubTool", "McpToolError", "McpToolHub", "UnknownTool", "namespaced"]
+
+class Visibility(Protocol):
+    """What one client may see of the hub's tools (`toolscout_mcp.access.Grant` for a
+    gateway's principal); None everywhere below: every tool."""
+
+    @property
+    def tools(self) -> Mapping[str, HubTool]: ...
+
+    @property
+    def servers_with_tools(self) -> frozenset[str]: ...
+
+    def tool(self, tool: HubTool) -> bool: ...
+
+    def name(self, server: str, original: str) -> bool: ...
+
+    def server(self, server: str) -> bool: ...
+
+    def vocabulary(self, index: Any) -> Any: ...
+
 
 #: Separator between server and tool in a namespaced name (`github__create_issue`).
 SEPARATOR = "__"
@@ -304,7 +329,7 @@ class McpToolHub:
         """A number that grows whenever the hub's tools change."""
         return self._version
 
-    def get(self, name: str, grant: Grant | None = None) -> HubTool:
+    def get(self, name: str, grant: Visibility | None = None) -> HubTool:
         """The tool clients call `name`, or `UnknownTool` / `ServerUnavailable` saying why not.
 
         `server__tool` always reaches that server's tool, whatever name it is listed under.
@@ -495,7 +520,7 @@ class McpToolHub:
         max_results: int = 5,
         *,
         server: str | None = None,
-        grant: Grant | None = None,
+        grant: Visibility | None = None,
     ) -> list[HubTool]:
         """The best-matching tools for `query`, best first; `server` keeps one server's.
 
@@ -507,7 +532,7 @@ class McpToolHub:
         found, _ = await self.search_counted(query, max_results, server=server, grant=grant)
         return found
 
-    def unmatched_words(self, query: str, grant: Grant | None = None) -> list[str]:
+    def unmatched_words(self, query: str, grant: Visibility | None = None) -> list[str]:
         """The words of `query` that no tool of the hub contains (as core's `tool_search`
         names them to the model); with a `grant`, no tool that principal sees: a word only
         another principal's tools hold must not tell it they exist."""
@@ -526,7 +551,7 @@ class McpToolHub:
         max_results: int = 5,
         *,
         server: str | None = None,
-        grant: Grant | None = None,
+        grant: Visibility | None = None,
     ) -> tuple[list[HubTool], int]:
         """`search`, and how many of the hub's tools matched in all (at least those found).
 
