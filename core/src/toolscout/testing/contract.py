@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolscout.testing.fixtures import ConformanceFixtures
+from toolscout.testing.fixtures import BuildWithOptions, ConformanceFixtures
 from toolscout.testing.sample_catalog import sample_tools
 from toolscout.testing.strategies import VOCABULARY, tool_lists, word_queries
 from toolscout.testing.support import names_of, search, unique_session
@@ -78,9 +78,22 @@ class SessionIsolationTests(ConformanceFixtures):
                 f"got {names_of(response)}"
             )
 
-    def test_same_name_in_two_sessions_keeps_each_definition(self, index: Any) -> None:
+    def test_same_name_in_two_sessions_keeps_each_definition(
+        self, index: Any, build_with_options: BuildWithOptions
+    ) -> None:
         """Failure: two sessions holding a tool of the same name share one definition, so
         one session's re-definition (or description) shows up in the other."""
+        # Without the confidence floor: core weighs a hit by the session's own definition,
+        # which would empty the answer and hide the other session's tool leaking in.
+        index = build_with_options(min_confidence=0)
+        try:
+            self._same_name_in_two_sessions(index)
+        finally:
+            close = getattr(index, "close", None)
+            if callable(close):
+                close()
+
+    def _same_name_in_two_sessions(self, index: Any) -> None:
         first, second = unique_session("a"), unique_session("b")
         glacier, volcano = "Measure glacier thickness.", "Predict volcano eruptions."
         index.index_tools(first, [ToolReference("lookup", glacier), *_filler_tools()])
