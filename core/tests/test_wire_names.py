@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-from pathlib import Path
 
 import pytest
+from toolscout.testing.support import WIRE_NAME, eval_data
 from toolscout.wire_names import WireNames, is_wire_safe, wire_names
 
-VALID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 # BFCL-shaped names: `math.gcd` and `math_gcd` both exist there.
 NAMES = [
     "math.gcd",
@@ -24,21 +22,13 @@ NAMES = [
     "x" * 80,
     "x" * 70 + ".y",
 ]
-BFCL = (
-    Path(
-        os.environ.get(
-            "TOOLSCOUT_EVAL_DATA", Path(__file__).resolve().parents[3] / "shared" / "eval"
-        )
-    )
-    / "bfcl"
-    / "tools.jsonl"
-)
+BFCL = eval_data("bfcl", "tools.jsonl")
 
 
 def test_valid_names_keep_themselves_and_the_others_get_unique_valid_names() -> None:
     mapping = wire_names(NAMES)
     wire = [mapping.get(name, name) for name in NAMES]
-    assert all(VALID.match(name) for name in wire)
+    assert all(WIRE_NAME.match(name) for name in wire)
     assert len(set(wire)) == len(NAMES)
     assert "math_gcd" not in mapping and "a_b_c" not in mapping  # already valid
     assert mapping["physics.calculate_cone_mass"] == "physics_calculate_cone_mass"

@@ -9,9 +9,6 @@ which answers from what each request carries (as a model picks among offered too
 from __future__ import annotations
 
 import json
-import os
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,19 +17,11 @@ from langchain.agents import create_agent
 from langchain_core.tools import StructuredTool
 from langchain_openai import ChatOpenAI
 from toolscout import ToolRegistry
+from toolscout.testing.support import WIRE_NAME, assert_wire_safe, eval_data
 from toolscout.testing.wire import WireServer, answer, calls, results
 from toolscout_langchain import LOADED_KEY, ToolSearchMiddleware
 
-VALID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-BFCL = (
-    Path(
-        os.environ.get(
-            "TOOLSCOUT_EVAL_DATA", Path(__file__).resolve().parents[4] / "shared" / "eval"
-        )
-    )
-    / "bfcl"
-    / "tools.jsonl"
-)
+BFCL = eval_data("bfcl", "tools.jsonl")
 
 
 def sent_names(body: dict[str, Any]) -> list[str]:
@@ -78,7 +67,7 @@ def test_colliding_dotted_names_go_out_valid_and_unique_and_calls_reach_the_righ
     assert ran == ["math.gcd"]
     for body in server.bodies:
         names = sent_names(body)
-        assert all(VALID.match(n) for n in names) and len(set(names)) == len(names)
+        assert_wire_safe(names)
     second = sent_names(server.bodies[1])
     assert "math_gcd" in second and "physics_calculate_cone_mass" in second
     # The search answer names the tools as the model can call them.
@@ -96,7 +85,7 @@ def test_auto_mode_sending_every_tool_sends_wire_names_too(
     server.script(offered("math_gcd_"), answer("6"))
     agent.invoke({"messages": [{"role": "user", "content": "gcd?"}]})
     first = sent_names(server.bodies[0])
-    assert "tool_search" not in first and len(first) == 2 and all(VALID.match(n) for n in first)
+    assert "tool_search" not in first and len(first) == 2 and all(WIRE_NAME.match(n) for n in first)
     assert ran == ["math.gcd"]
 
 
@@ -136,7 +125,7 @@ def test_bfcl_catalog_file_plus_one_handler_through_the_agent(
     assert sent_names(first) == ["find_tools"]  # auto mode: 1,853 tools need search
     for body in server.bodies:
         names = sent_names(body)
-        assert all(VALID.match(n) for n in names) and len(set(names)) == len(names)
+        assert_wire_safe(names)
     assert "math_gcd" in sent_names(second)
 
 

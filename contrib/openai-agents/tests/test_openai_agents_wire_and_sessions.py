@@ -6,8 +6,6 @@ OpenAI models (Responses and Chat Completions) on the local wire server.
 from __future__ import annotations
 
 import json
-import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -17,19 +15,11 @@ from agents import Agent, FunctionTool, RunConfig, Runner, SQLiteSession, functi
 from agents.memory import SessionSettings
 from apis import API
 from toolscout import ToolRegistry
+from toolscout.testing.support import assert_wire_safe, eval_data
 from toolscout.testing.wire import WireServer
 from toolscout_openai_agents import ToolscoutTools
 
-VALID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-BFCL = (
-    Path(
-        os.environ.get(
-            "TOOLSCOUT_EVAL_DATA", Path(__file__).resolve().parents[4] / "shared" / "eval"
-        )
-    )
-    / "bfcl"
-    / "tools.jsonl"
-)
+BFCL = eval_data("bfcl", "tools.jsonl")
 
 
 def config(scout: ToolscoutTools) -> RunConfig:
@@ -58,10 +48,10 @@ def gcd_tool(name: str, ran: list[str]) -> FunctionTool:
     return function_tool(run, name_override=name, description_override=f"GCD ({name}).")
 
 
-def assert_wire_safe(api: API, bodies: list[dict[str, Any]]) -> None:
+def assert_bodies_wire_safe(api: API, bodies: list[dict[str, Any]]) -> None:
     for body in bodies:
         names = api.tool_names(body)
-        assert all(VALID.match(n) for n in names) and len(set(names)) == len(names), names
+        assert_wire_safe(names)
 
 
 def test_colliding_dotted_names_go_out_valid_and_calls_reach_the_right_tool(
@@ -79,7 +69,7 @@ def test_colliding_dotted_names_go_out_valid_and_calls_reach_the_right_tool(
     result = Runner.run_sync(agent, "gcd of 12 and 18?", run_config=config(scout))
 
     assert result.final_output == "6" and ran == ["math.gcd"]
-    assert_wire_safe(api, server.bodies)
+    assert_bodies_wire_safe(api, server.bodies)
     assert "math_gcd" in api.results(server.bodies[1])["s1"]
     assert api.results(server.bodies[2])["c1"] == "math.gcd: 6"
 
@@ -106,7 +96,7 @@ def test_bfcl_catalog_file_plus_one_handler(api: API, server: WireServer, model:
     assert Runner.run_sync(agent, "gcd?", run_config=config(scout)).final_output == "6"
     assert called == [("math.gcd", {"num1": 12, "num2": 18})]
     assert api.tool_names(server.bodies[0]) == ["find_tools"]  # 1,853 tools: search is on
-    assert_wire_safe(api, server.bodies)
+    assert_bodies_wire_safe(api, server.bodies)
 
 
 def test_found_tools_stay_enabled_in_a_sessions_later_runs_whatever_it_trims(

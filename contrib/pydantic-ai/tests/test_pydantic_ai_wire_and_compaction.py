@@ -8,9 +8,6 @@ carries (as a model picks among the tools it is offered).
 from __future__ import annotations
 
 import json
-import os
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,19 +17,11 @@ from pydantic_ai.capabilities import ProcessHistory
 from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 from pydantic_ai.models.openai import OpenAIChatModel
 from toolscout import ToolRegistry
+from toolscout.testing.support import assert_wire_safe, eval_data
 from toolscout.testing.wire import WireServer, answer, calls, results, tool_names
 from toolscout_pydantic_ai import ToolscoutToolset, found_tools
 
-VALID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-BFCL = (
-    Path(
-        os.environ.get(
-            "TOOLSCOUT_EVAL_DATA", Path(__file__).resolve().parents[4] / "shared" / "eval"
-        )
-    )
-    / "bfcl"
-    / "tools.jsonl"
-)
+BFCL = eval_data("bfcl", "tools.jsonl")
 
 
 def offered(prefix: str, arguments: dict[str, Any]) -> Any:
@@ -54,10 +43,10 @@ def gcd_tool(name: str, ran: list[str]) -> Tool[Any]:
     return Tool(run, name=name, description=f"Greatest common divisor ({name}).")
 
 
-def assert_wire_safe(bodies: list[dict[str, Any]]) -> None:
+def assert_bodies_wire_safe(bodies: list[dict[str, Any]]) -> None:
     for body in bodies:
         names = tool_names(body)
-        assert all(VALID.match(n) for n in names) and len(set(names)) == len(names), names
+        assert_wire_safe(names)
 
 
 def test_colliding_dotted_names_go_out_valid_and_calls_reach_the_right_tool(
@@ -76,7 +65,7 @@ def test_colliding_dotted_names_go_out_valid_and_calls_reach_the_right_tool(
     result = agent.run_sync("gcd of 12 and 18?")
 
     assert result.output == "6" and ran == ["math.gcd"]
-    assert_wire_safe(server.bodies)
+    assert_bodies_wire_safe(server.bodies)
     assert "physics_calculate_cone_mass" in results(server.bodies[1])["s1"]
     assert results(server.bodies[2])["c1"] == "math.gcd: 6"
     # The history keeps the tools' own names.
@@ -111,7 +100,7 @@ def test_bfcl_catalog_file_plus_one_handler(server: WireServer, model: OpenAICha
     assert agent.run_sync("gcd of 12 and 18?").output == "6"
     assert called == [("math.gcd", {"num1": 12, "num2": 18})]
     assert tool_names(server.bodies[0]) == ["find_tools"]  # 1,853 tools: search is on
-    assert_wire_safe(server.bodies)
+    assert_bodies_wire_safe(server.bodies)
 
 
 def only_the_last_request(messages: list[ModelMessage]) -> list[ModelMessage]:

@@ -5,9 +5,12 @@ They are public so a backend author can reuse them in tests of their own.
 
 from __future__ import annotations
 
+import os
+import re
 import threading
 import uuid
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -17,8 +20,11 @@ from toolscout.types import ToolSearchRequest, ToolSearchResponse
 
 __all__ = [
     "DEFAULT_DEADLINE_S",
+    "WIRE_NAME",
     "assert_well_formed",
+    "assert_wire_safe",
     "call_with_deadline",
+    "eval_data",
     "names_of",
     "search",
     "search_or_value_error",
@@ -29,6 +35,30 @@ T = TypeVar("T")
 
 #: Seconds a single call may take before the suite calls it a hang (the machine may be busy).
 DEFAULT_DEADLINE_S = 10.0
+
+
+#: A tool name OpenAI's API accepts (Anthropic's rule is the same): what every name a
+#: model provider receives must match, written here apart from the code that makes them.
+WIRE_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+def assert_wire_safe(names: Iterable[str]) -> None:
+    """Every name is one a provider accepts, and no two are the same."""
+    names = list(names)
+    assert all(WIRE_NAME.match(name) for name in names), names
+    assert len(set(names)) == len(names), names
+
+
+def eval_data(*parts: str) -> Path:
+    """A path in the evaluation data: under `TOOLSCOUT_EVAL_DATA`, else under the first
+    `shared/eval` folder beside the working directory or one of its parents (where a clone
+    of the repository finds it). It may not exist: tests that need it skip then."""
+    root = os.environ.get("TOOLSCOUT_EVAL_DATA")
+    if root is None:
+        here = Path.cwd().resolve()
+        found = (f / "shared" / "eval" for f in (here, *here.parents))
+        root = str(next((f for f in found if f.is_dir()), Path("shared") / "eval"))
+    return Path(root).joinpath(*parts)
 
 
 def unique_session(prefix: str = "s") -> str:
