@@ -53,7 +53,7 @@ from toolscout.types import (
     ToolHit,
     ToolReference,
 )
-from toolscout.vectors import fuse
+from toolscout.vectors import Candidates, fuse
 
 from toolscout_postgres import sql
 from toolscout_postgres.connection import (
@@ -65,7 +65,13 @@ from toolscout_postgres.connection import (
 )
 from toolscout_postgres.options import PostgresOptions
 from toolscout_postgres.schema import check_meta, enable_pgvector, privilege_error
-from toolscout_postgres.vectors import Vector, embedding_text, set_vectors, vector_dumper
+from toolscout_postgres.vectors import (
+    Vector,
+    embedding_text,
+    set_terms,
+    set_vectors,
+    vector_dumper,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -702,8 +708,8 @@ class PostgresToolIndex(SharedToolIndexBase):
             if held is None or held.revision != toolset.revision:
                 raise StaleSet(query.session_id)
         keys = [held.keys[name] for name in query.allowed] if query.allowed is not None else None
-        # A set up to `exact_limit` tools is searched by vector in this process (core's
-        # `SetVectors`, its embeddings read once); the statement ranks the keyword side.
+        # A set up to `exact_limit` tools is searched in this process (core's `SetVectors`,
+        # its embeddings read once, and `SetTerms`); the statement checks the session's set.
         in_process = self.mode != "keyword" and len(held) <= self.options.exact_limit
         in_sql = self.mode != "keyword" and not in_process
         vector = self._query_vectors(query.text) if in_sql else None
@@ -716,14 +722,13 @@ class PostgresToolIndex(SharedToolIndexBase):
             raise StaleSet(query.session_id)
         self._remember(query.session_id, held.id)
         if in_process:
-            return self._fuse_in_process(held, rows, query)
+            return self._fuse_in_process(held, query)
         return self._hits(held, rows, query)
 
-    def _fuse_in_process(
-        self, held: CachedSet, rows: list[tuple[Any, ...]], query: Query
-    ) -> tuple[list[ToolHit], int]:
-        """The keyword candidates of `rows` (keyword mode's statement) and the nearest
-        tools of the set's vectors in this process, fused by core."""
+    def _fuse_in_process(self, held: CachedSet, query: Query) -> tuple[list[ToolHit], int]:
+        """The set's best BM25F hits and nearest tools, both found in this process (core's
+        `SetTerms`, the statement's formula over the same terms, and `SetVectors`), fused
+        by core."""
         from toolscout.embedders import query_vectors
 
         assert self.embedder is not None and self.cache is not None
@@ -745,10 +750,12 @@ class PostgresToolIndex(SharedToolIndexBase):
             # Every tool with a vector is ranked: all of them match.
             total = max(len(nearest), len(query.allowed or held.keys))
             return [ToolHit(name, score, tools[name].summary) for name, score in nearest], total
-        names = held.names
-        by_keyword = [(names[row[5]], float(row[6])) for row in rows if row[5] in names]
-        by_keyword.sort(key=lambda hit: (-hit[1], hit[0]))
         wanted = max(query.limit, opts.candidates)
+        by_keyword: Candidates = []
+        if opts.text_weight and query.terms:
+            weights = (opts.name_weight, opts.parameters_weight, opts.description_weight)
+            terms = set_terms(held.toolset, self.analyzer, weights)
+            by_keyword = terms.top(query.terms, wanted, k1=opts.k1, b=opts.b, allowed=query.allowed)
         by_vector = found.nearest(vectors, wanted, query.allowed) if opts.vector_weight else []
         return fuse(
             held.toolset,
@@ -788,14 +795,16 @@ class PostgresToolIndex(SharedToolIndexBase):
             "wp": opts.parameters_weight,
             "wd": opts.description_weight,
         }
-        if self.mode != "vector" or vector is None:
+        if self.mode != "vector":
             terms = list(dict.fromkeys(self.analyzer.query_terms(text)))
-            params.update(terms=terms if self.mode != "vector" else [], k1=opts.k1, b=opts.b)
-        if self.mode == "keyword" or vector is None:
-            # Keyword mode, or the keyword side (and the set's head) of a set whose
-            # vectors are searched in this process.
+            params.update(terms=terms, k1=opts.k1, b=opts.b)
+        if self.mode == "keyword":
             statement = self._statements["KEYWORD"]
-            params["limit"] = limit if self.mode == "keyword" else max(limit, opts.candidates)
+            params["limit"] = limit
+        elif vector is None:
+            # A set searched in this process: the statement only reads which set (and
+            # revision) the session holds now.
+            statement = self._statements["CURRENT"]
         else:
             split = isinstance(vector, list)
             if split:

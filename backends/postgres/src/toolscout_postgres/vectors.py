@@ -18,10 +18,11 @@ from weakref import WeakKeyDictionary
 import numpy as np
 from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
+from toolscout.analysis import Analyzer
 from toolscout.toolsets import ToolSet
-from toolscout.vectors import SetVectors, embedding_text
+from toolscout.vectors import SetTerms, SetVectors, embedding_text
 
-__all__ = ["Vector", "embedding_text", "set_vectors", "vector_dumper"]
+__all__ = ["Vector", "embedding_text", "set_terms", "set_vectors", "vector_dumper"]
 
 
 class Vector:
@@ -82,3 +83,20 @@ def set_vectors(
     found = SetVectors(names, matrix)
     with _read_lock:
         return _read.setdefault(toolset, found)
+
+
+_terms: WeakKeyDictionary[ToolSet, SetTerms] = WeakKeyDictionary()
+
+
+def set_terms(
+    toolset: ToolSet, analyzer: Analyzer, weights: tuple[float, float, float]
+) -> SetTerms:
+    """The set's BM25F postings in this process (built once per set read; the weights are
+    the index's, fixed for its life)."""
+    with _read_lock:
+        found = _terms.get(toolset)
+    if found is None:
+        found = SetTerms(toolset.tools, analyzer, weights)
+        with _read_lock:
+            found = _terms.setdefault(toolset, found)
+    return found
