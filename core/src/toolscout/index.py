@@ -511,7 +511,7 @@ class ToolIndexBase(IndexChores):
         with self._write_lock:
             self._ledger = SessionLedger.restore(self, state)
 
-    def _follow(self, state: StoredState) -> list[str]:
+    def _adopt_stored_state(self, state: StoredState) -> list[str]:
         """Take the sessions of a store another process writes as this index's record,
         changing nothing in the store; returns the sessions whose set `state` lacks (read
         the store again later for them)."""

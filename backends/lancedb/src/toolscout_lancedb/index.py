@@ -550,7 +550,7 @@ class LanceDBToolIndex(VectorIndexBase):
             # so every session read points at a set the later read finds (or at a set
             # dropped meanwhile, which the next refresh corrects).
             state = self._run(self._read_state(), "reading the stored tools")
-            complete = not self._follow(state)
+            complete = not self._adopt_stored_state(state)
             # A session whose set was not read yet: read everything again next time.
             self._seen = versions if complete else (None, None)
 
