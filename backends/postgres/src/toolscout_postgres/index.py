@@ -1218,8 +1218,6 @@ class PostgresToolIndex(SharedToolIndexBase):
 
             self._run(store, "write", write=True)
 
-    # --- engine methods core's bookkeeping would call (unused: the store keeps it) --------
-
     # --- lifecycle -------------------------------------------------------------------------
 
     def pool_stats(self) -> dict[str, int]:
