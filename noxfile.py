@@ -72,9 +72,12 @@ def integration(session: nox.Session) -> None:
         str(p.parent.relative_to(ROOT)) for p in ROOT.glob("tests/plugins/*/pyproject.toml")
     )
     install(session, *(f"{m}[test]" for m in members("backends") + members("contrib")), *fixtures)
-    # The docs' code blocks again, now that the backends and SDKs they use are installed
-    # (core's own session skips those blocks).
-    run_pytest(session, "tests", "core/tests/test_docs_blocks.py")
+    # The docs' code blocks again, and the documented example backends (the vector one
+    # embeds with toolscout-onnx), now that the backends and SDKs they use are installed
+    # (core's own session skips those).
+    run_pytest(
+        session, "tests", "core/tests/test_docs_blocks.py", "core/tests/test_conformance_docs.py"
+    )
 
 
 @nox.session(python=PYTHON, tags=["checks"])

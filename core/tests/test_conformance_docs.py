@@ -45,7 +45,12 @@ shared_store = _load("shared_store")
 TestSQLiteSharedIndex = _load("test_shared_store").TestSQLiteSharedIndex
 vector_backend = _load("vector_backend")
 vector_tests = _load("test_vector_backend")
-TestSQLiteVectorHybrid = vector_tests.TestSQLiteVectorHybrid
+# The vector example embeds with toolscout-onnx: core's own session (no plugin installed)
+# skips it, and nox's integration session, with every distribution, runs it.
+_ONNX = importlib.util.find_spec("toolscout_onnx") is not None
+TestSQLiteVectorHybrid = pytest.mark.skipif(
+    not _ONNX, reason="embeds with toolscout-onnx: pip install ./core ./contrib/onnx"
+)(vector_tests.TestSQLiteVectorHybrid)
 TestSQLiteVectorOnly = vector_tests.TestSQLiteVectorOnly
 
 

@@ -1,14 +1,16 @@
 """A small, obviously-correct in-memory index: the model the conformance suite checks against.
 
 Its engine keeps each tool set as a list of tools, searched by counting query words in the
-tool's name (weight 3), parameters (2) and description (1). Sessions, sets, filters and
-named tools are `ToolIndexBase`'s, as for every backend. Core's own tests run against it,
-so core is tested with no backend installed.
+tool's name (weight 3), parameters (2) and description (1), each word weighted by how few
+tools have it. Sessions, sets, filters and named tools are `ToolIndexBase`'s, as for every
+backend. Core's own tests run against it, so core is tested with no backend installed.
 """
 
 from __future__ import annotations
 
+import math
 import threading
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -63,15 +65,21 @@ class ReferenceToolIndex(ToolIndexBase):
 
     def _score(self, tools: Iterable[ToolReference], query: Query) -> tuple[list[ToolHit], int]:
         terms = set(words(query.text))
-        scored = []
+        fields = []
         for tool in tools:
-            if query.allowed is not None and tool.name not in query.allowed:
-                continue
-            text = tool.text
+            if query.allowed is None or tool.name in query.allowed:
+                text = tool.text
+                parts = (text.name, text.parameters, text.description)
+                fields.append((tool, [terms & set(words(part)) for part in parts]))
+        # A word few tools have says more than one most have ("sha256" over "file").
+        held = Counter(term for _, found in fields for term in set().union(*found))
+        weight = {term: 1.0 + math.log(len(fields) / count) for term, count in held.items()}
+        scored = []
+        for tool, (name, parameters, description) in fields:
             score = (
-                3.0 * len(terms & set(words(text.name)))
-                + 2.0 * len(terms & set(words(text.parameters)))
-                + 1.0 * len(terms & set(words(text.description)))
+                3.0 * sum(weight[t] for t in name)
+                + 2.0 * sum(weight[t] for t in parameters)
+                + 1.0 * sum(weight[t] for t in description)
             )
             if score > 0:
                 scored.append(ToolHit(tool.name, score, tool.summary))
