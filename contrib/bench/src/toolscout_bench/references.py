@@ -55,6 +55,10 @@ class _Reference(ToolIndexBase):
     # The original methods know no rule for queries that name a tool: keep their order.
     named_first: ClassVar[bool] = False
 
+    def __init__(self, **options: Any) -> None:
+        # Nor core's confidence floor: they answer whatever their ranking matches.
+        super().__init__(**{"min_confidence": 0.0, **options})
+
 
 class Bm25Reference(_Reference):
     """Plain BM25 (bm25s, Lucene scoring, k1=1.5, b=0.75), one bm25s index per tool set.
