@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import threading
 import time
 import weakref
@@ -190,8 +191,16 @@ class Query:
 _open_paths: dict[str, weakref.ref[IndexChores]] = {}
 _open_paths_lock = threading.Lock()
 
-#: How often a search or a write is tried again when the set it read went stale meanwhile.
-STALE_RETRIES = 4
+#: How often a search is tried when the set it read keeps going stale (a shared store whose
+#: session other workers keep changing); after the second try it waits a little first.
+STALE_RETRIES = 8
+
+
+def stale_backoff(attempt: int) -> None:
+    """Before try `attempt` (0 first) of work that found its set stale: none for the first
+    retry, then a random wait doubling up to 50 ms, so colliding workers spread out."""
+    if attempt > 1:
+        time.sleep(random.uniform(0.0, min(0.05, 0.0005 * 2**attempt)))
 
 
 class StaleSet(Exception):
@@ -300,6 +309,7 @@ class IndexChores(ABC):
             return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1000.0)
         limit = request.limit(self.default_max_results)
         for attempt in range(STALE_RETRIES):
+            stale_backoff(attempt)
             toolset = self._held(request.session_id, fresh=attempt > 0)
             if toolset is None:
                 return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1e3)

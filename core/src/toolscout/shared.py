@@ -21,19 +21,17 @@ Core does the rest, the same as for every other backend: validation, the change 
 makes (`toolsets.merged_tools`), skipping a write that changes nothing, metadata filters,
 the tools a query names, ranking, `min_score`. When another worker changed a session
 between core's read and the store's check, core reads the session again and retries (a
-search `index.STALE_RETRIES` times, a write `WRITE_RETRIES` times with a growing random
+search `index.STALE_RETRIES` times, a write `WRITE_RETRIES` times, with a growing random
 wait; then `StoreRaceError`), so concurrent writers to one session never lose each other's
 tools.
 """
 
 from __future__ import annotations
 
-import random
-import time
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 
-from toolscout.index import IndexChores, StaleSet, StoreRaceError
+from toolscout.index import IndexChores, StaleSet, StoreRaceError, stale_backoff
 from toolscout.toolsets import ToolSet, merged_tools, set_fingerprint
 from toolscout.types import ToolReference
 
@@ -64,10 +62,9 @@ class SharedToolIndexBase(IndexChores):
         replace: bool,
     ) -> None:
         for attempt in range(WRITE_RETRIES):
-            if attempt:
-                # Writers of one session that keep colliding spread out, as with any
-                # optimistic lock: a random wait, doubling up to about 50 ms.
-                time.sleep(random.uniform(0.0, min(0.05, 0.001 * 2**attempt)))
+            # Writers of one session that keep colliding spread out, as with any
+            # optimistic lock.
+            stale_backoff(attempt)
             current = self._resolve_session(session_id, fresh=True)
             tools = merged_tools(
                 current.tools if current is not None else None, upserts, removals, replace=replace
