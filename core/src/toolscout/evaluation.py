@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from toolscout.errors import ToolscoutError
 from toolscout.index import ToolIndex
@@ -56,6 +56,8 @@ __all__ = [
 
 Match = Literal["all", "any", "groups"]
 MATCH_KINDS: tuple[Match, ...] = ("all", "any", "groups")
+
+T = TypeVar("T")
 
 #: The session every tool of an evaluation is indexed into.
 EVAL_SESSION = "toolscout-eval"
@@ -132,34 +134,40 @@ def parse_query(data: Mapping[str, Any]) -> EvalQuery:
     )
 
 
-def load_queries(path: str | Path) -> list[EvalQuery]:
-    """Read a JSONL file of queries (`{"query", "relevant", "match"?, "groups"?}` a line).
-
-    Raises `ValueError` naming the file and line of the first bad query, and `OSError`
-    when the file cannot be read.
-    """
+def _read_jsonl(path: str | Path, what: str, parse: Callable[[Any], T]) -> list[T]:
+    """Parse each line of a JSONL file of `what`; a bad line is a `ValueError` naming the
+    file and line, a missing file a `FileNotFoundError` naming it."""
     path = Path(path)
     if not path.exists():
         # Named here: the CLI shows the message alone, and "[Errno 2]" says nothing useful.
-        raise FileNotFoundError(f"queries file not found: {path}")
+        raise FileNotFoundError(f"{what} file not found: {path}")
     if path.is_dir():
-        raise ValueError(f"queries path is a directory, expected a JSONL file: {path}")
-    queries = []
+        raise ValueError(f"{what} path is a directory, expected a JSONL file: {path}")
+    items = []
     with path.open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                queries.append(parse_query(json.loads(line)))
+                items.append(parse(json.loads(line)))
             except json.JSONDecodeError as error:
                 raise ValueError(f"{path}:{number}: invalid JSON: {error.msg}") from None
             except RecursionError:
                 raise ValueError(f"{path}:{number}: the JSON is nested too deeply") from None
             except ValueError as error:
                 raise ValueError(f"{path}:{number}: {error}") from None
-    if not queries:
+    if not items:
         raise ValueError(f"{path}: no queries in the file")
-    return queries
+    return items
+
+
+def load_queries(path: str | Path) -> list[EvalQuery]:
+    """Read a JSONL file of queries (`{"query", "relevant", "match"?, "groups"?}` a line).
+
+    Raises `ValueError` naming the file and line of the first bad query, and `OSError`
+    when the file cannot be read.
+    """
+    return _read_jsonl(path, "queries", parse_query)
 
 
 @dataclass(frozen=True)
@@ -171,6 +179,23 @@ class InfeasibleQuery:
     kind: str = "infeasible"
 
 
+def parse_infeasible(data: Any) -> InfeasibleQuery:
+    """One infeasible query from its JSON object; a bad one is a `ValueError`."""
+    if not isinstance(data, Mapping):
+        raise ValueError("expected a JSON object")
+    text, kind = data.get("query"), data.get("kind") or "infeasible"
+    if not isinstance(text, str):
+        raise ValueError(f'"query" must be a string, got {text!r}')
+    if not isinstance(kind, str):
+        raise ValueError(f'"kind" must be a string, got {kind!r}')
+    if data.get("relevant"):
+        raise ValueError(
+            "an infeasible query has no relevant tools; this one names some, so it belongs "
+            "in the answerable queries (--queries)"
+        )
+    return InfeasibleQuery(text, kind)
+
+
 def load_infeasible(path: str | Path) -> list[InfeasibleQuery]:
     """Read a JSONL file of infeasible queries (`{"query", "kind"?, "relevant"?: []}` a line).
 
@@ -178,38 +203,7 @@ def load_infeasible(path: str | Path) -> list[InfeasibleQuery]:
     relevant tools belongs with the answerable ones), and `OSError` when the file cannot be
     read.
     """
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"infeasible-queries file not found: {path}")
-    if path.is_dir():
-        raise ValueError(f"infeasible-queries path is a directory, expected a JSONL file: {path}")
-    queries = []
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: invalid JSON: {error.msg}") from None
-            except RecursionError:
-                raise ValueError(f"{path}:{number}: the JSON is nested too deeply") from None
-            if not isinstance(data, Mapping):
-                raise ValueError(f"{path}:{number}: expected a JSON object")
-            text, kind = data.get("query"), data.get("kind") or "infeasible"
-            if not isinstance(text, str):
-                raise ValueError(f'{path}:{number}: "query" must be a string, got {text!r}')
-            if not isinstance(kind, str):
-                raise ValueError(f'{path}:{number}: "kind" must be a string, got {kind!r}')
-            if data.get("relevant"):
-                raise ValueError(
-                    f"{path}:{number}: an infeasible query has no relevant tools; this one "
-                    "names some, so it belongs in the answerable queries (--queries)"
-                )
-            queries.append(InfeasibleQuery(text, kind))
-    if not queries:
-        raise ValueError(f"{path}: no queries in the file")
-    return queries
+    return _read_jsonl(path, "infeasible-queries", parse_infeasible)
 
 
 def _top(ranked: Sequence[str], k: int) -> list[str]:
