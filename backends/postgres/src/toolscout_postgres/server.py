@@ -30,7 +30,7 @@ import stat
 import subprocess
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -249,15 +249,23 @@ class EmbeddedServer:
             if not self.keep:
                 shutil.rmtree(self.root, ignore_errors=True)
 
-    def restart(self, mode: str = "fast", down_for: float = 0.0) -> None:
+    def restart(
+        self,
+        mode: str = "fast",
+        down_for: float = 0.0,
+        while_down: Callable[[], object] | None = None,
+    ) -> None:
         """Stop and start again on the same port and data (every connection is cut),
-        staying down `down_for` seconds in between."""
+        staying down `down_for` seconds in between, then running `while_down` (for tests
+        of what callers see while the server is surely down)."""
         self._run(
             [str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"], "stop"
         )
         self._started = False
         if down_for > 0:
             time.sleep(down_for)
+        if while_down is not None:
+            while_down()
         self._pg_ctl_start(int(self.port or 0))
         self._started = True
 
