@@ -21,7 +21,7 @@ from toolscout_langchain import ToolSearchMiddleware
 
 pytest.importorskip("opentelemetry.sdk.metrics")
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
-from toolscout.testing.metrics import recorded_metrics, tool_token_points
+from toolscout.testing.metrics import prompt_token_points, recorded_metrics, tool_token_points
 
 NAMESPACES = {
     "get_weather": {"namespace": "travel"},
@@ -163,18 +163,6 @@ def test_nothing_is_recorded_or_counted_while_no_provider_listens(
         assert telemetry.record_request_tools([], []) is None
     finally:
         telemetry.configure()
-
-
-def prompt_token_points(reader: InMemoryMetricReader) -> dict[str, Any]:
-    data = reader.get_metrics_data()
-    return {
-        point.attributes["toolscout.prompt_tokens.type"]: point
-        for resource in data.resource_metrics
-        for scope in resource.scope_metrics
-        for metric in scope.metrics
-        if metric.name == "toolscout.request.prompt_tokens"
-        for point in metric.data.data_points
-    }
 
 
 def cached(reply: dict[str, Any], tokens: int) -> dict[str, Any]:

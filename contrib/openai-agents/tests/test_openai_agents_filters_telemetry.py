@@ -19,7 +19,7 @@ from toolscout_openai_agents import ToolscoutTools
 
 pytest.importorskip("opentelemetry.sdk.metrics")
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
-from toolscout.testing.metrics import recorded_metrics, tool_token_points
+from toolscout.testing.metrics import prompt_token_points, recorded_metrics, tool_token_points
 
 NAMESPACES = {
     "get_weather": {"namespace": "travel"},
@@ -157,18 +157,6 @@ def test_the_sdks_tool_namespace_is_a_filter(tools: list[FunctionTool]) -> None:
     assert "Namespaces: office." in scout.search_tool.description
     outcome = scout.scout.search("s", scout.catalog, {"query": EVERYTHING, "namespace": "office"})
     assert set(outcome.names) == {"send_email", "create_event"}
-
-
-def prompt_token_points(reader: InMemoryMetricReader) -> dict[str, Any]:
-    data = reader.get_metrics_data()
-    return {
-        point.attributes["toolscout.prompt_tokens.type"]: point
-        for resource in data.resource_metrics
-        for scope in resource.scope_metrics
-        for metric in scope.metrics
-        if metric.name == "toolscout.request.prompt_tokens"
-        for point in metric.data.data_points
-    }
 
 
 def cached(reply: dict[str, Any], tokens: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from toolscout_pydantic_ai import ToolscoutToolset
 
 pytest.importorskip("opentelemetry.sdk.metrics")
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
-from toolscout.testing.metrics import recorded_metrics, tool_token_points
+from toolscout.testing.metrics import prompt_token_points, recorded_metrics, tool_token_points
 
 NAMESPACES = {
     "get_weather": {"namespace": "travel"},
@@ -158,14 +158,6 @@ def test_the_telemetry_capability_records_each_replys_cached_prompt_tokens(
     )
     agent.run_sync("Weather in Lisbon?")
 
-    data = reader.get_metrics_data()
-    points = {
-        point.attributes["toolscout.prompt_tokens.type"]: point
-        for resource in data.resource_metrics
-        for scope in resource.scope_metrics
-        for metric in scope.metrics
-        if metric.name == "toolscout.request.prompt_tokens"
-        for point in metric.data.data_points
-    }
+    points = prompt_token_points(reader)
     assert points["input"].count == 3 and points["input"].sum == 300
     assert points["cache_read"].count == 3 and points["cache_read"].sum == 160

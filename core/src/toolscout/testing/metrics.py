@@ -15,7 +15,7 @@ from toolscout import telemetry
 if TYPE_CHECKING:
     from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
-__all__ = ["recorded_metrics", "tool_token_points"]
+__all__ = ["prompt_token_points", "recorded_metrics", "tool_token_points"]
 
 
 @contextmanager
@@ -34,15 +34,22 @@ def recorded_metrics() -> Iterator[InMemoryMetricReader]:
 
 def tool_token_points(reader: InMemoryMetricReader) -> dict[str, Any]:
     """The `toolscout.request.tool_tokens` data points, by type (`sent`, `catalog`)."""
+    return _points_by(reader, "toolscout.request.tool_tokens", "toolscout.tool_tokens.type")
+
+
+def prompt_token_points(reader: InMemoryMetricReader) -> dict[str, Any]:
+    """The `toolscout.request.prompt_tokens` data points, by type (`input`, `cache_read`)."""
+    return _points_by(reader, "toolscout.request.prompt_tokens", telemetry.PROMPT_TYPE)
+
+
+def _points_by(reader: InMemoryMetricReader, metric_name: str, attribute: str) -> dict[str, Any]:
+    """The data points of one metric, keyed by the value of one of their attributes."""
     data = reader.get_metrics_data()
-    points = [
-        point
+    return {
+        str((point.attributes or {}).get(attribute)): point
         for resource in (data.resource_metrics if data else ())
         for scope in resource.scope_metrics
         for metric in scope.metrics
-        if metric.name == "toolscout.request.tool_tokens"
+        if metric.name == metric_name
         for point in metric.data.data_points
-    ]
-    return {
-        str((point.attributes or {}).get("toolscout.tool_tokens.type")): point for point in points
     }
