@@ -414,6 +414,21 @@ def test_errors_never_show_the_value_of_a_secret_looking_key(options: dict[str, 
     assert "api_k" in message and "'***'" in message
 
 
+@pytest.mark.parametrize("key", ["pasword", "passwrd", "tokn", "secert", "db_pasword"])
+def test_an_unknown_key_misspelling_a_secret_name_hides_its_value(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No allowed key is close (`_WithSecret` has no password), but the user meant one."""
+    with pytest.raises(ValidationError) as caught:
+        _WithSecret.model_validate({key: "hunter2-secret"})
+    message = format_validation_error(caught.value, "option", _WithSecret)
+    assert key in message and "hunter2" not in message and "'***'" in message
+    monkeypatch.setenv(f"TOOLSCOUT_{key.upper()}", "hunter2-secret")
+    with pytest.raises(ConfigError) as raised:
+        load_settings()
+    assert f"TOOLSCOUT_{key.upper()}" in str(raised.value) and "hunter2" not in str(raised.value)
+
+
 def test_errors_show_the_value_of_an_ordinary_key() -> None:
     with pytest.raises(ValidationError) as caught:
         _WithSecret.model_validate({"retries": "many"})

@@ -30,7 +30,7 @@ from pydantic_settings import (
 )
 
 from toolscout.errors import ConfigError
-from toolscout.redaction import is_secret_name, redact_value
+from toolscout.redaction import is_secret_name, may_be_secret_name, redact_value
 from toolscout.types import MAX_RESULTS_LIMIT
 
 __all__ = [
@@ -241,8 +241,9 @@ def _check_environment(environ: Mapping[str, str]) -> None:
             allowed = sorted(ENV_PREFIX + k for k in known)
             close = difflib.get_close_matches(ENV_PREFIX + first, allowed, n=1)
             hint = f"; did you mean {close[0]}?" if close else ""
+            shown = _shown(key, value, unknown=True)
             raise ConfigError(
-                f"unknown setting {key}={_shown(key, value)!r} in the environment{hint} "
+                f"unknown setting {key}={shown!r} in the environment{hint} "
                 f"Allowed: {', '.join(allowed)} (nested keys with __)"
             )
 
@@ -258,10 +259,12 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return list(model.model_fields)
 
 
-def _shown(key: str, value: Any) -> Any:
-    """`value` as an error message may show it: a secret-named key's hidden, and no
-    password or token of a URL or `password=...` pair in it (errors end up in logs)."""
-    return _Hidden() if is_secret_name(key) else redact_value(value)
+def _shown(key: str, value: Any, *, unknown: bool = False) -> Any:
+    """`value` as an error message may show it: a secret-named key's hidden (an `unknown`
+    key's also when its name is close to a secret's: `pasword`), and no password or token
+    of a URL or `password=...` pair in it (errors end up in logs)."""
+    secret = may_be_secret_name(key) if unknown else is_secret_name(key)
+    return _Hidden() if secret else redact_value(value)
 
 
 def format_validation_error(error: ValidationError, what: str, model: type[BaseModel]) -> str:
@@ -279,8 +282,10 @@ def format_validation_error(error: ValidationError, what: str, model: type[BaseM
             allowed = _allowed_keys(model, item["loc"][:-1])
             close = difflib.get_close_matches(str(item["loc"][-1]), allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            if close and is_secret_name(close[0]):
-                value = _Hidden()  # a misspelt `api_key` still holds the key
+            if close:  # the key meant: a misspelt `api_key` still holds the key
+                value = _Hidden() if is_secret_name(close[0]) else value
+            else:  # no key meant: may it still be a password (`pasword`)?
+                value = _shown(str(item["loc"][-1]), item.get("input"), unknown=True)
             lines.append(
                 f"unknown {what} {key!r} = {value!r}{hint}; allowed keys: {', '.join(allowed)}"
             )

@@ -18,6 +18,7 @@ passwd, pwd, credential or auth (`api_key`, `--auth-token`, `DB_PASSWORD`).
 
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -27,6 +28,7 @@ __all__ = [
     "MASK",
     "RedactingFilter",
     "is_secret_name",
+    "may_be_secret_name",
     "redact_argv",
     "redact_text",
     "redact_url",
@@ -59,6 +61,24 @@ _SCHEME_CREDENTIALS = re.compile(r"\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]+"
 def is_secret_name(name: str) -> bool:
     """Whether a key, flag or variable named `name` holds a secret (`api_key`, `--token`)."""
     return bool(_SECRET_NAME.search(name))
+
+
+# What a misspelt secret's name is close to (`pasword`, `tokn`, `secert`).
+_SECRET_WORDS = ("password", "passwd", "secret", "token", "apikey", "credential", "credentials")
+
+
+def may_be_secret_name(name: str) -> bool:
+    """Whether `name` holds a secret or is a misspelling of such a name: an unknown key's
+    value is hidden on this test, since the user may have meant `password`."""
+    if is_secret_name(name):
+        return True
+    parts = [part for part in re.split(r"[^A-Za-z]+", name.lower()) if part]
+    whole = "".join(parts)
+    return any(
+        difflib.SequenceMatcher(None, part, word).ratio() >= 0.8
+        for part in [*parts, whole]
+        for word in _SECRET_WORDS
+    )
 
 
 def _split_url(url: str) -> tuple[str, str, str, str] | None:
