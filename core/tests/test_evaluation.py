@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 
 import pytest
-from toolscout import ToolHit, ToolReference
+from toolscout import ToolHit, ToolReference, ToolSearchRequest
 from toolscout.evaluation import (
     EvalError,
     EvalQuery,
@@ -202,6 +202,18 @@ class _FailsOnSecondQuery(ReferenceToolIndex):
         return super()._search_set(*args, **kwargs)  # type: ignore[arg-type]
 
 
+def test_evaluate_leaves_every_other_session_of_a_shared_index_alone() -> None:
+    """Two evaluations on one store (a shared PostgreSQL) must not meet: each indexes into
+    a session of its own and clears only that one."""
+    index = ReferenceToolIndex()
+    index.index_tools("toolscout-eval", [ToolReference("send_mail", "Send an email.")])
+    tools = [ToolReference("get_weather", "Current weather for a city.")]
+    result = evaluate(index, tools, [EvalQuery("weather", ("get_weather",))])
+    assert result.hit_at_5 == 1.0
+    assert index.search(ToolSearchRequest("toolscout-eval", "send email")).names == ["send_mail"]
+    assert index.sessions() == ["toolscout-eval"]
+
+
 def test_evaluate_names_the_query_a_backend_failed_on() -> None:
     tools = [ToolReference("get_weather", "Current weather for a city.")]
     queries = [
@@ -266,3 +278,13 @@ def test_evaluate_measures_abstention_with_default_options() -> None:
     assert result.answered == 1.0
     assert result.hit_at_5 == 1.0
     assert result.abstained == {"far": 1.0, "all": 1.0}
+
+
+def test_query_files_with_a_byte_order_mark_are_read(tmp_path: Path) -> None:
+    """Windows editors start UTF-8 files with a byte-order mark: it is read as nothing."""
+    answerable = tmp_path / "queries.jsonl"
+    answerable.write_bytes(b"\xef\xbb\xbf" + b'{"query": "send mail", "relevant": ["mail"]}\n')
+    infeasible = tmp_path / "infeasible.jsonl"
+    infeasible.write_bytes(b"\xef\xbb\xbf" + b'{"query": "bake bread", "kind": "tool_absent"}\n')
+    assert [q.query for q in load_queries(answerable)] == ["send mail"]
+    assert [q.kind for q in load_infeasible(infeasible)] == ["tool_absent"]

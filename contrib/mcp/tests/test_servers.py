@@ -107,3 +107,11 @@ def test_a_file_round_trips(tmp_path: Path) -> None:
     path.write_text(json.dumps({"mcpServers": {"a": {"command": "x", "env": {"K": "v"}}}}))
     (server,) = load_servers(path)
     assert server.env == {"K": "v"}
+
+
+def test_a_servers_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Windows editors start UTF-8 files with a byte-order mark: it is read as nothing."""
+    path = tmp_path / "servers.json"
+    config = {"mcpServers": {"files": {"command": "npx", "args": ["server-filesystem"]}}}
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(config).encode())
+    assert [server.name for server in load_servers(path)] == ["files"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import secrets
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -59,7 +60,8 @@ MATCH_KINDS: tuple[Match, ...] = ("all", "any", "groups")
 
 T = TypeVar("T")
 
-#: The session every tool of an evaluation is indexed into.
+#: The session every tool of an evaluation is indexed into (`evaluate` adds a random
+#: suffix, so two evaluations on one shared store never meet, and clears it at the end).
 EVAL_SESSION = "toolscout-eval"
 
 #: Results asked for per query: enough for nDCG@10 and MRR@10.
@@ -144,7 +146,7 @@ def _read_jsonl(path: str | Path, what: str, parse: Callable[[Any], T]) -> list[
     if path.is_dir():
         raise ValueError(f"{what} path is a directory, expected a JSONL file: {path}")
     items = []
-    with path.open(encoding="utf-8") as lines:
+    with path.open(encoding="utf-8-sig") as lines:  # a byte-order mark reads as nothing
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
@@ -371,40 +373,43 @@ def evaluate(
     if not queries:
         raise ValueError("no queries to evaluate")
     name = backend or str(getattr(index, "name", type(index).__name__))
-    index.clear_index(EVAL_SESSION)
-    start = time.perf_counter()
-    index.index_tools(EVAL_SESSION, list(tools))
-    index_s = time.perf_counter() - start
-    if on_indexed is not None:
-        on_indexed(index_s)
-    rankings: list[list[str]] = []
-    latencies: list[float] = []
-    for done, query in enumerate(queries, 1):
-        request = ToolSearchRequest(EVAL_SESSION, query.query, max_results=EVAL_MAX_RESULTS)
+    session = f"{EVAL_SESSION}-{secrets.token_hex(6)}"
+    try:
         start = time.perf_counter()
-        try:
-            response = index.search(request)
-        except Exception as error:
-            # Say which query broke the backend: the bare error rarely does.
-            raise EvalError(
-                f"backend {name!r} failed on query {done} ({_clip(query.query)!r}): "
-                f"{type(error).__name__}: {error}"
-            ) from error
-        latencies.append((time.perf_counter() - start) * 1000.0)
-        rankings.append(response.names)
-        if on_query is not None:
-            on_query(done)
-    unanswerable: list[tuple[InfeasibleQuery, list[str]]] = []
-    for done, asked in enumerate(infeasible, len(queries) + 1):
-        request = ToolSearchRequest(EVAL_SESSION, asked.query, max_results=EVAL_MAX_RESULTS)
-        try:
-            response = index.search(request)
-        except Exception as error:
-            raise EvalError(
-                f"backend {name!r} failed on infeasible query {done - len(queries)} "
-                f"({_clip(asked.query)!r}): {type(error).__name__}: {error}"
-            ) from error
-        unanswerable.append((asked, response.names))
-        if on_query is not None:
-            on_query(done)
+        index.index_tools(session, list(tools))
+        index_s = time.perf_counter() - start
+        if on_indexed is not None:
+            on_indexed(index_s)
+        rankings: list[list[str]] = []
+        latencies: list[float] = []
+        for done, query in enumerate(queries, 1):
+            request = ToolSearchRequest(session, query.query, max_results=EVAL_MAX_RESULTS)
+            start = time.perf_counter()
+            try:
+                response = index.search(request)
+            except Exception as error:
+                # Say which query broke the backend: the bare error rarely does.
+                raise EvalError(
+                    f"backend {name!r} failed on query {done} ({_clip(query.query)!r}): "
+                    f"{type(error).__name__}: {error}"
+                ) from error
+            latencies.append((time.perf_counter() - start) * 1000.0)
+            rankings.append(response.names)
+            if on_query is not None:
+                on_query(done)
+        unanswerable: list[tuple[InfeasibleQuery, list[str]]] = []
+        for done, asked in enumerate(infeasible, len(queries) + 1):
+            request = ToolSearchRequest(session, asked.query, max_results=EVAL_MAX_RESULTS)
+            try:
+                response = index.search(request)
+            except Exception as error:
+                raise EvalError(
+                    f"backend {name!r} failed on infeasible query {done - len(queries)} "
+                    f"({_clip(asked.query)!r}): {type(error).__name__}: {error}"
+                ) from error
+            unanswerable.append((asked, response.names))
+            if on_query is not None:
+                on_query(done)
+    finally:
+        index.clear_index(session)
     return summarize(name, rankings, queries, latencies, index_s, unanswerable)

@@ -339,5 +339,5 @@ def read_access(path: str) -> AccessPolicy | None:
     import json
     from pathlib import Path
 
-    data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+    data: Any = json.loads(Path(path).read_text(encoding="utf-8-sig"))
     return parse_access(data, str(path))

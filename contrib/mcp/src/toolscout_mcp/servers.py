@@ -188,7 +188,7 @@ def load_servers(path: str | Path) -> list[ServerConfig]:
     """Read a `mcpServers` JSON file (Claude Desktop's `claude_desktop_config.json` works)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ConfigError(f"MCP server configuration {path} does not exist") from None
     try:
