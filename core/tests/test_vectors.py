@@ -38,7 +38,7 @@ def _fused(
     text: str = "unrelated words",
     **options: Any,
 ) -> list[tuple[str, float]]:
-    opts = HybridOptions(**{"name_match_weight": 0.0, **options})
+    opts = HybridOptions(**{"name_match_weight": 0.0, "query_coverage": 0.0, **options})
     query = Query(text, 5, analyzer=analyzer())
     known = dict(BY_VECTOR)
     hits, total = fuse(
@@ -66,6 +66,37 @@ def test_score_fusion_adds_similarity_and_relative_bm25() -> None:
     assert _order(text_weight=0.0) == ["beta", "gamma", "alpha"]
 
 
+def test_a_keyword_hit_weighs_by_the_share_of_the_query_it_covers() -> None:
+    """The best BM25 hit matching one common word of the request (gamma: `messages`) weighs
+    less than one matching all of it (alpha) once `query_coverage` scales the keyword part."""
+    tools = {
+        "alpha": ToolReference("alpha", "archive old mailbox messages"),
+        "beta": ToolReference("beta", "translate text between languages"),
+        "gamma": ToolReference("gamma", "messages"),
+        "delta": ToolReference("delta", "count unread messages"),
+    }
+    toolset = ToolSet.of("coverage", tools.values())
+    by_vector = [("alpha", 0.3), ("beta", 0.3), ("gamma", 0.3), ("delta", 0.3)]
+    by_keyword = [("gamma", 10.0), ("alpha", 9.0), ("delta", 5.0)]
+
+    def order(power: float) -> list[str]:
+        options = HybridOptions(name_match_weight=0.0, query_coverage=power)
+        query = Query("archive old mailbox messages", 4, analyzer=analyzer())
+        hits, _total = fuse(
+            toolset,
+            query,
+            by_vector,
+            by_keyword,
+            options,
+            analyzer=analyzer(),
+            similarities=lambda names: [0.3 for _name in names],
+        )
+        return [hit.name for hit in hits]
+
+    assert order(0.0)[:2] == ["gamma", "alpha"]  # BM25 alone: the short description wins
+    assert order(0.25)[:2] == ["alpha", "gamma"]
+
+
 def test_rank_fusion_adds_reciprocal_ranks() -> None:
     # alpha 1/8 + 1/6, gamma 1/7 + 1/7, beta 1/6 (rrf_k 5, weights 1).
     order = _order(fusion="rank", vector_weight=1.0, text_weight=1.0, rrf_k=5)
@@ -75,9 +106,9 @@ def test_rank_fusion_adds_reciprocal_ranks() -> None:
 def test_rank_fusion_keeps_its_own_default_weights() -> None:
     rank = HybridOptions(fusion="rank")
     assert (rank.vector_weight, rank.text_weight, rank.name_match_weight) == (1.2, 1.0, 0.5)
-    assert HybridOptions(fusion="rank", text_weight=0.3).text_weight == 0.3
+    assert HybridOptions(fusion="rank", text_weight=0.4).text_weight == 0.4
     score = HybridOptions()
-    assert (score.vector_weight, score.text_weight, score.name_match_weight) == (1.0, 0.25, 0.1)
+    assert (score.vector_weight, score.text_weight, score.name_match_weight) == (1.0, 0.3, 0.1)
 
 
 def test_options_are_checked() -> None:

@@ -171,7 +171,7 @@ def test_a_hybrid_search_ranks_by_core_s_fusion_of_the_candidates(
 
 def test_fusion_options() -> None:
     assert PostgresOptions().fusion == "score"
-    assert (PostgresOptions().vector_weight, PostgresOptions().text_weight) == (1.0, 0.25)
+    assert (PostgresOptions().vector_weight, PostgresOptions().text_weight) == (1.0, 0.3)
     assert PostgresOptions().name_match_weight == 0.1
     assert PostgresOptions(fusion="rank", text_weight=0.7).text_weight == 0.7
     assert PostgresOptions(fusion="rank", text_weight=0.7).vector_weight == 1.2

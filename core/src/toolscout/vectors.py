@@ -136,10 +136,20 @@ class HybridOptions(IndexOptions):
         "ranking; default 1.2 there).",
     )
     text_weight: float = Field(
-        0.25,
+        0.3,
         ge=0.0,
         description="Hybrid: weight of the relative BM25 score (`rank`: of the keyword "
         "ranking; default 1.0 there).",
+    )
+    # Tuned with text_weight on BFCL and MetaTool, confirmed on Seal-Tools
+    # (docs/backends/lancedb.md).
+    query_coverage: float = Field(
+        0.25,
+        ge=0.0,
+        le=4.0,
+        description="`score` fusion: the relative BM25 of a tool is multiplied by the share "
+        "of the query (or of its best clause) its words cover, each word weighted by its "
+        "rarity in the catalog, raised to this power (0 disables).",
     )
     name_match_weight: float = Field(
         0.1,
@@ -196,7 +206,8 @@ def fuse(
     tools either list found.
 
     `score` fusion adds `vector_weight` x cosine similarity, `text_weight` x BM25 relative
-    to the best keyword hit, and `name_match_weight` x the share of the tool's name terms
+    to the best keyword hit (times the query's share the tool covers, to the power
+    `query_coverage`), and `name_match_weight` x the share of the tool's name terms
     in the query: each term is on a fixed scale (0 to 1), so a strong match in one list
     outweighs a weak first place in the other. `rank` fusion adds weight / (rrf_k + rank)
     over both lists, and the bonus as a rank-1 share. Ties go by name.
@@ -235,6 +246,8 @@ def fuse(
     if by_score or floor > 0:
         _fill(fused, [name for name, entry in fused.items() if entry[1] is None], similarities)
     if by_score:
+        if options.query_coverage > 0 and best_bm25 > 0:
+            _by_coverage(fused, toolset, query, analyzer, options.query_coverage)
         for entry in fused.values():
             entry[0] = options.vector_weight * entry[1] + options.text_weight * entry[2]
         bonus = options.name_match_weight
@@ -266,6 +279,27 @@ def fuse(
         lowest = min(lowest, float(fused[name][1]))
         hits.append(ToolHit(name, lowest, tools[name].summary))
     return hits, len(order)
+
+
+def _by_coverage(
+    fused: dict[str, list[Any]], toolset: ToolSet, query: Query, analyzer: Analyzer, power: float
+) -> None:
+    """Scale each keyword part by the rarity-weighted share of the query (or of its best
+    clause) the tool covers, to `power`: a top BM25 hit matching one common word of a
+    paraphrased request weighs little, while one matching a whole step of a several-step
+    request keeps its weight."""
+    from toolscout.analysis import clauses
+    from toolscout.confidence import profile_of
+
+    profile = profile_of(toolset, toolset.tools, analyzer)
+    steps = clauses(query.text)
+    parts = [query.terms, *(analyzer.query_terms(step) for step in steps if len(steps) > 1)]
+    weighed = [profile.weigh(list(dict.fromkeys(terms))) for terms in parts if terms]
+    empty: frozenset[str] = frozenset()
+    for name, entry in fused.items():
+        if entry[2] > 0:
+            words = profile.terms.get(name, empty)
+            entry[2] *= max(part.coverage(words) for part in weighed) ** power
 
 
 # Each set's tools' name terms, by analyzer, filled as they come up in fusions.
