@@ -31,6 +31,9 @@ def _load(name: str) -> ModuleType:
     # they start.
     if str(EXAMPLES) not in sys.path:
         sys.path.append(str(EXAMPLES))
+    loaded = sys.modules.get(name)
+    if loaded is not None and getattr(loaded, "__file__", None) == str(EXAMPLES / f"{name}.py"):
+        return loaded  # collected from docs/examples in the same run: its classes must stay
     spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
