@@ -33,7 +33,8 @@ __all__ = ["built_model", "content_digest", "is_built", "models_dir", "quantize_
 
 _CHUNK = 8 << 20
 #: The int8 scheme, part of the key of a quantized file.
-_SCHEME = "int8-weights-per-channel-activations-per-token-1"
+_SCHEME = "int8-weights-per-channel-activations-per-token-2"
+_MS = "com.microsoft"  # ONNX Runtime's own operators
 _DIGESTS = ".digests.json"
 
 
@@ -94,8 +95,14 @@ def _building(target: Path) -> Iterator[Path]:
         ) from None
 
 
+#: Operators whose output is at least -0.17 (GELU's minimum is -0.16997, its tanh
+#: approximation's -0.17004): max(largest value, this) bounds their magnitude.
+_GELU_FLOOR = 0.171
+_GELU = ("BiasGelu", "FastGelu", "Gelu")
+
+
 def quantize_graph(model: onnx.ModelProto) -> onnx.ModelProto:
-    """int8 matrix products: each MatMul by a 2-D float weight becomes a MatMulInteger.
+    """int8 matrix products: each MatMul by a 2-D float weight becomes a MatMulIntegerToFloat.
 
     Weights get one scale per output channel (int8); activations one scale per token
     (uint8 around 128), computed as the graph runs. Per-token scales keep a text's vector
@@ -103,18 +110,72 @@ def quantize_graph(model: onnx.ModelProto) -> onnx.ModelProto:
     activations better than one scale per tensor: on short queries the vectors keep a
     cosine of 0.994 or more with float32 where ONNX Runtime's per-tensor dynamic
     quantization fell to 0.98. Attention products and embedding tables stay float32.
+
+    Each input is quantized once however many products read it (a layer's query, key and
+    value): its tokens' largest magnitudes (`ReduceMax`; of `Abs` unless the input is a
+    GELU's or ReLU's output, whose lowest value is known), then one `QuantizeLinear` of the
+    (tokens, features) view with a scale per row. `MatMulIntegerToFloat` applies the
+    weight scales inside the integer product and the token scales after it.
     """
     import numpy as np
     from onnx import TensorProto, helper, numpy_helper
 
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 1)
     weights = {i.name: i for i in model.graph.initializer}
+    producers = {output: node.op_type for node in model.graph.node for output in node.output}
     added = [
-        numpy_helper.from_array(np.array(127.0, np.float32), "q8.range"),
+        numpy_helper.from_array(np.array(1 / 127.0, np.float32), "q8.per_unit"),
         numpy_helper.from_array(np.array(1e-12, np.float32), "q8.tiny"),
-        numpy_helper.from_array(np.array(128.0, np.float32), "q8.offset"),
+        numpy_helper.from_array(np.array(_GELU_FLOOR, np.float32), "q8.gelu_floor"),
         numpy_helper.from_array(np.array(128, np.uint8), "q8.zero"),
+        numpy_helper.from_array(np.array([-1], np.int64), "q8.flat"),
+        numpy_helper.from_array(np.array([-1], np.int64), "q8.last_axis"),
     ]
     nodes = []
+
+    def make(op: str, inputs: list[str], output: str, domain: str = "", **attributes: Any) -> str:
+        nodes.append(helper.make_node(op, inputs, [output], output, domain=domain, **attributes))
+        return output
+
+    def largest(value: str, output: str) -> str:
+        # ReduceMax takes its axes as an attribute until opset 18, as an input from then on.
+        if opset >= 18:
+            return make("ReduceMax", [value, "q8.last_axis"], output, keepdims=1)
+        return make("ReduceMax", [value], output, axes=[-1], keepdims=1)
+
+    quantized: dict[str, tuple[str, str]] = {}
+
+    def quantize_input(x: str, width: int) -> tuple[str, str]:
+        """`x` as uint8 (same shape) and its scale per token (shape [..., 1])."""
+        if x in quantized:
+            return quantized[x]
+        name = f"q8.in{len(quantized)}"
+        producer = producers.get(x)
+        if producer in _GELU:
+            peak = make("Max", [largest(x, f"{name}.max"), "q8.gelu_floor"], f"{name}.peak")
+        elif producer == "Relu":
+            peak = largest(x, f"{name}.peak")
+        else:
+            peak = largest(make("Abs", [x], f"{name}.abs"), f"{name}.peak")
+        # Per token: scale = max |x| / 127, x_q = round(x / scale) + 128 as uint8.
+        raw = make("Mul", [peak, "q8.per_unit"], f"{name}.raw_scale")
+        scale = make("Max", [raw, "q8.tiny"], f"{name}.scale")
+        rows_shape = f"{name}.rows_shape"
+        added.append(numpy_helper.from_array(np.array([-1, width], np.int64), rows_shape))
+        rows = make("Reshape", [x, rows_shape], f"{name}.rows")
+        per_row = make("Reshape", [scale, "q8.flat"], f"{name}.row_scale")
+        zero = make(
+            "ConstantOfShape",
+            [make("Shape", [per_row], f"{name}.count")],
+            f"{name}.zero",
+            value=helper.make_tensor("zero", TensorProto.UINT8, [1], [128]),
+        )
+        # ONNX Runtime's own QuantizeLinear: per-axis scales at any opset of the model.
+        codes = make("QuantizeLinear", [rows, per_row, zero], f"{name}.rows_q", _MS, axis=0)
+        shaped = make("Reshape", [codes, make("Shape", [x], f"{name}.shape")], f"{name}.q")
+        quantized[x] = (shaped, scale)
+        return quantized[x]
+
     for node in model.graph.node:
         weight = weights.get(node.input[1]) if node.op_type == "MatMul" else None
         if weight is None or len(weight.dims) != 2 or weight.data_type != TensorProto.FLOAT:
@@ -129,34 +190,26 @@ def quantize_graph(model: onnx.ModelProto) -> onnx.ModelProto:
             ),
             numpy_helper.from_array(scale.astype(np.float32), f"{name}.scale"),
         ]
-        x = node.input[0]
-
-        def make(op: str, inputs: list[str], output: str, **attributes: Any) -> None:
-            nodes.append(helper.make_node(op, inputs, [output], output, **attributes))
-
-        # Per token: scale = max |x| / 127, x_q = round(x / scale) + 128 as uint8.
-        make("Abs", [x], f"{name}.abs")
-        make("ReduceMax", [f"{name}.abs"], f"{name}.max", axes=[-1], keepdims=1)
-        make("Div", [f"{name}.max", "q8.range"], f"{name}.raw_scale")
-        make("Max", [f"{name}.raw_scale", "q8.tiny"], f"{name}.x_scale")
-        make("Div", [x, f"{name}.x_scale"], f"{name}.scaled")
-        make("Round", [f"{name}.scaled"], f"{name}.rounded")
-        make("Add", [f"{name}.rounded", "q8.offset"], f"{name}.shifted")
-        make("Cast", [f"{name}.shifted"], f"{name}.x_q", to=TensorProto.UINT8)
-        make("MatMulInteger", [f"{name}.x_q", f"{name}.w", "q8.zero"], f"{name}.product")
-        make("Cast", [f"{name}.product"], f"{name}.float", to=TensorProto.FLOAT)
-        make("Mul", [f"{name}.float", f"{name}.x_scale"], f"{name}.by_token")
+        codes, token_scale = quantize_input(node.input[0], w.shape[0])
         nodes.append(
             helper.make_node(
-                "Mul", [f"{name}.by_token", f"{name}.scale"], list(node.output), f"{name}.out"
+                "MatMulIntegerToFloat",
+                [codes, f"{name}.w", token_scale, f"{name}.scale", "q8.zero"],
+                list(node.output),
+                name,
+                domain=_MS,
             )
         )
     used = {i for node in nodes for i in node.input}
-    kept = [i for i in model.graph.initializer if i.name in used] + added
+    kept = [i for i in model.graph.initializer if i.name in used]
+    kept += [i for i in added if i.name in used]
     graph = helper.make_graph(nodes, model.graph.name, model.graph.input, model.graph.output, kept)
-    quantized = helper.make_model(graph, opset_imports=model.opset_import)
-    quantized.ir_version = model.ir_version
-    return quantized
+    imports = list(model.opset_import)
+    if all(o.domain != _MS for o in imports):
+        imports.append(helper.make_opsetid(_MS, 1))
+    quantized_model = helper.make_model(graph, opset_imports=imports)
+    quantized_model.ir_version = model.ir_version
+    return quantized_model
 
 
 def _quantize(source: Path, target: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -263,18 +263,29 @@ class OnnxEmbedder:
 
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
         # Tokenized a chunk at a time: a tokenizer's encodings take about 10 KB per text.
+        # With worker threads, a chunk is tokenized while the passes of the one before it
+        # run, so the workers do not wait for the tokenizer between chunks.
+        waiting: Callable[[], None] | None = None
         for start in range(0, len(texts), _TEXTS_PER_CHUNK):
             chunk = texts[start : start + _TEXTS_PER_CHUNK]
-            out[start : start + len(chunk)] = self._embed_chunk(chunk)
+            started = self._start_chunk(chunk, out[start : start + len(chunk)])
+            if waiting is not None:
+                waiting()
+            waiting = started
+        if waiting is not None:
+            waiting()
         return out
 
-    def _embed_chunk(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+    def _start_chunk(
+        self, texts: Sequence[str], out: npt.NDArray[np.float32]
+    ) -> Callable[[], None]:
+        """Tokenize `texts` and start their forward passes, each writing its rows of `out`;
+        returns the function that waits for the passes and normalises the rows."""
         import numpy as np
 
         session, tokenizer, names, pools = self._load()
-        out = np.empty((len(texts), self.dimension), dtype=np.float32)
         if not texts:
-            return out
+            return lambda: None
         encodings = tokenizer.encode_batch(list(texts), add_special_tokens=True)
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(texts))
         order = np.argsort(lengths, kind="stable")
@@ -295,16 +306,21 @@ class OnnxEmbedder:
             out[batch] = self._forward(session, names, pools, [encodings[i] for i in batch])
 
         pool = self._pool if len(batches) > 1 else None
+        futures = []
         if pool is None:
             for batch in batches:
                 run(batch)
         else:
             # Longest batches first, so no worker is left with a long one at the end.
-            for future in [pool.submit(run, batch) for batch in reversed(batches)]:
+            futures = [pool.submit(run, batch) for batch in reversed(batches)]
+
+        def finish() -> None:
+            for future in futures:
                 future.result()
-        if self.normalize:
-            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-        return out
+            if self.normalize:
+                out[:] /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+
+        return finish
 
     def _forward(
         self, session: Any, names: list[str], pools: bool, encodings: list[Any]

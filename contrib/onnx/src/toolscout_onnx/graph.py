@@ -6,6 +6,11 @@ computes (embeddings and LayerNorm, then N layers of self-attention and a GELU
 feed-forward block, each followed by a residual LayerNorm), then the sentence-transformers
 pooling (mean, CLS or max over the attention mask) and, when asked, L2 normalisation.
 
+The activation is ONNX Runtime's fused `BiasGelu` (exact GELU) or `FastGelu` (its tanh
+approximation), domain `com.microsoft`: the int8 copy (`toolscout_onnx.build`) knows from
+them that the values are at least -0.17. The key bias is left out: it adds the same
+amount to each of a query's scores, which the softmax ignores.
+
 Inputs are `input_ids`, `attention_mask` and `token_type_ids` (int64, batch by sequence);
 the output is `sentence_embedding` (float32, batch by hidden size).
 """
@@ -26,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["GRAPH_VERSION", "INPUTS", "OUTPUT", "POOLING", "TOKENS", "build_bert_graph"]
 
 #: Part of the key a built graph is cached under: raise it whenever the graph changes.
-GRAPH_VERSION = 1
+GRAPH_VERSION = 2
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 OUTPUT = "sentence_embedding"
@@ -34,6 +39,7 @@ TOKENS = "last_hidden_state"
 POOLING = ("mean", "cls", "max")
 
 _OPSET = 17  # LayerNormalization; ONNX Runtime 1.14 and later
+_MS = "com.microsoft"  # ONNX Runtime's own operators (BiasGelu, FastGelu)
 _IR_VERSION = 8
 _ACTIVATIONS = ("gelu", "gelu_new", "gelu_pytorch_tanh", "relu")
 
@@ -53,12 +59,14 @@ class _Graph:
         self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
         return name
 
-    def op(self, op_type: str, *inputs: str, **attributes: Any) -> str:
+    def op(self, op_type: str, *inputs: str, domain: str = "", **attributes: Any) -> str:
         from onnx import helper
 
         self._count += 1
         output = f"{op_type}_{self._count}"
-        self.nodes.append(helper.make_node(op_type, list(inputs), [output], output, **attributes))
+        self.nodes.append(
+            helper.make_node(op_type, list(inputs), [output], output, domain=domain, **attributes)
+        )
         return output
 
 
@@ -119,8 +127,6 @@ def build_bert_graph(
     g = _Graph()
     f32 = np.float32
     one = g.constant("one", np.array(1.0, f32))
-    half = g.constant("half", np.array(0.5, f32))
-    sqrt2 = g.constant("sqrt2", np.array(math.sqrt(2.0), f32))
     heads_shape = g.constant("heads_shape", np.array([0, 0, heads, head], np.int64))
     hidden_shape = g.constant("hidden_shape", np.array([0, 0, hidden], np.int64))
 
@@ -155,11 +161,14 @@ def build_bert_graph(
             epsilon=epsilon,
         )
 
-    def linear(value: str, name: str, scale: float = 1.0) -> str:
+    def product(value: str, name: str, scale: float = 1.0) -> str:
         # torch stores (out, in); MatMul wants (in, out).
         matrix = g.constant(f"{name}.weight", weight(f"{name}.weight").T * f32(scale))
+        return g.op("MatMul", value, matrix)
+
+    def linear(value: str, name: str, scale: float = 1.0) -> str:
         bias = g.constant(f"{name}.bias", weight(f"{name}.bias") * f32(scale))
-        return g.op("Add", g.op("MatMul", value, matrix), bias)
+        return g.op("Add", product(value, name, scale), bias)
 
     x = layer_norm(x, "embeddings.LayerNorm")
 
@@ -174,7 +183,8 @@ def build_bert_graph(
         base = f"encoder.layer.{index}"
         # The 1/sqrt(head size) of the scores is folded into the query weights.
         query = linear(x, f"{base}.attention.self.query", scale=1.0 / math.sqrt(head))
-        key = linear(x, f"{base}.attention.self.key")
+        # No key bias: it adds q . bias to all of a query's scores alike (softmax ignores it).
+        key = product(x, f"{base}.attention.self.key")
         value = linear(x, f"{base}.attention.self.value")
         query = g.op("Transpose", g.op("Reshape", query, heads_shape), perm=[0, 2, 1, 3])
         key = g.op("Transpose", g.op("Reshape", key, heads_shape), perm=[0, 2, 3, 1])
@@ -185,24 +195,15 @@ def build_bert_graph(
         context = g.op("Reshape", context, hidden_shape)
         attended = linear(context, f"{base}.attention.output.dense")
         x = layer_norm(g.op("Add", attended, x), f"{base}.attention.output.LayerNorm")
-        inner = linear(x, f"{base}.intermediate.dense")
+        name = f"{base}.intermediate.dense"
+        inner = product(x, name)
+        bias = g.constant(f"{name}.bias", weight(f"{name}.bias"))
         if activation == "gelu":  # exact: x * 0.5 * (1 + erf(x / sqrt 2))
-            inner = g.op(
-                "Mul",
-                g.op("Mul", inner, g.op("Add", g.op("Erf", g.op("Div", inner, sqrt2)), one)),
-                half,
-            )
+            inner = g.op("BiasGelu", inner, bias, domain=_MS)
         elif activation == "relu":
-            inner = g.op("Relu", inner)
+            inner = g.op("Relu", g.op("Add", inner, bias))
         else:  # tanh approximation
-            cube = g.op("Mul", g.op("Mul", inner, inner), inner)
-            cubic = g.op("Mul", cube, g.constant(f"c{index}", np.array(0.044715, f32)))
-            scaled = g.op(
-                "Mul",
-                g.op("Add", inner, cubic),
-                g.constant(f"k{index}", np.array(math.sqrt(2.0 / math.pi), f32)),
-            )
-            inner = g.op("Mul", g.op("Mul", inner, half), g.op("Add", g.op("Tanh", scaled), one))
+            inner = g.op("FastGelu", inner, bias, domain=_MS)
         out = linear(inner, f"{base}.output.dense")
         x = layer_norm(g.op("Add", out, x), f"{base}.output.LayerNorm")
 
@@ -244,7 +245,7 @@ def _model(g: _Graph, result: str, name: str, shape: list[Any]) -> onnx.ModelPro
     graph = helper.make_graph(g.nodes, "sentence_encoder", inputs, outputs, g.initializers)
     model = helper.make_model(
         graph,
-        opset_imports=[helper.make_opsetid("", _OPSET)],
+        opset_imports=[helper.make_opsetid("", _OPSET), helper.make_opsetid(_MS, 1)],
         producer_name="toolscout-onnx",
         producer_version=str(GRAPH_VERSION),
     )
