@@ -187,7 +187,7 @@ def test_the_default_embedder_is_minilm_int8_with_384_dimensions(
 ) -> None:
     assert isinstance(minilm, Embedder)
     assert minilm.dimension == 384 and minilm.quantize
-    assert minilm.model_id == f"{DEFAULT_MODEL}:int8tok"
+    assert minilm.model_id == f"{DEFAULT_MODEL}:int8tok2"
     assert minilm_float.model_id == DEFAULT_MODEL
 
 
@@ -219,7 +219,7 @@ def test_long_texts_are_truncated_to_the_models_length(minilm: OnnxEmbedder) -> 
     long = "word " * 2000
     assert minilm.embed([long]).shape == (1, 384)
     shorter = OnnxEmbedder(max_seq_length=16)
-    assert shorter.model_id == f"{DEFAULT_MODEL}:len16:int8tok"
+    assert shorter.model_id == f"{DEFAULT_MODEL}:len16:int8tok2"
     short_text = TEXTS[0]  # fewer than 16 tokens: the same vector
     assert np.abs(shorter.embed([short_text]) - minilm.embed([short_text])).max() < 1e-5
     assert np.abs(shorter.embed([TEXTS[2]]) - minilm.embed([TEXTS[2]])).max() > 1e-3
@@ -303,7 +303,7 @@ def test_a_local_directory_gives_the_same_vectors_under_its_own_model_id(
     copy = copy_model(package_model, tmp_path / "MiniLM")
     local = OnnxEmbedder(model=str(copy), quantize=False)
     assert local.model_id.startswith("MiniLM@") and local.model_id != minilm_float.model_id
-    assert ":int8tok" not in local.model_id
+    assert ":int8tok2" not in local.model_id
     assert np.abs(local.embed(TEXTS) - minilm_float.embed(TEXTS)).max() < 1e-6
 
 
@@ -328,7 +328,7 @@ def test_a_directory_with_an_onnx_file_of_token_vectors_is_pooled_in_numpy(
 def test_int8_weights_are_close_to_float_and_have_their_own_model_id(
     minilm: OnnxEmbedder, minilm_float: OnnxEmbedder
 ) -> None:
-    assert minilm.model_id == minilm_float.model_id + ":int8tok"
+    assert minilm.model_id == minilm_float.model_id + ":int8tok2"
     path, _ = built_model(minilm.files, quantize=True)
     float_path, _ = built_model(minilm_float.files, quantize=False)
     assert path != float_path
@@ -444,4 +444,4 @@ def test_knowing_the_model_id_and_dimension_loads_no_model() -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
-    assert result.stdout.split() == [f"{DEFAULT_MODEL}:int8tok", "384", "False"]
+    assert result.stdout.split() == [f"{DEFAULT_MODEL}:int8tok2", "384", "False"]

@@ -34,6 +34,9 @@ __all__ = ["built_model", "content_digest", "is_built", "models_dir", "quantize_
 _CHUNK = 8 << 20
 #: The int8 scheme, part of the key of a quantized file.
 _SCHEME = "int8-weights-per-channel-activations-per-token-2"
+#: The int8 scheme in an embedder's `model_id`: vectors of another scheme differ a little,
+#: so a vector cache must not mix them (raise it with `_SCHEME`).
+INT8_ID = "int8tok2"
 _MS = "com.microsoft"  # ONNX Runtime's own operators
 _DIGESTS = ".digests.json"
 

@@ -119,14 +119,15 @@ class OnnxEmbedder:
 
     @property
     def model_id(self) -> str:
-        """The model, then `:raw`, `:len<N>` and `:int8tok` when they apply.
+        """The model, then `:raw`, `:len<N>` and `:int8tok2` when they apply.
 
         The default model and hub models are known by their hub id, the same as the
         sentence-transformers embedder's (with `quantize = false` the vectors agree to
         1e-6), so stored vectors mix. A local directory or package is known by its name
-        and a hash of its files. int8 weights add `:int8tok` (weights per channel,
-        activations per token), not the sentence-transformers embedder's `:int8` (every
-        weight, one activation scale per batch), whose vectors differ.
+        and a hash of its files. int8 weights add `:int8tok2` (weights per channel,
+        activations per token, second formulation), not the sentence-transformers
+        embedder's `:int8` (every weight, one activation scale per batch), whose vectors
+        differ.
         """
         if self.model is None and self.package is None:
             base = DEFAULT_MODEL
@@ -147,7 +148,9 @@ class OnnxEmbedder:
         if self.max_seq_length is not None:
             suffix += f":len{self.max_seq_length}"
         if self.quantize:
-            suffix += ":int8tok"
+            from toolscout_onnx.build import INT8_ID
+
+            suffix += f":{INT8_ID}"
         return f"{base}{suffix}"
 
     @property
