@@ -191,7 +191,8 @@ async def stdio_transport(
 ) -> AsyncIterator[tuple[Any, Any]]:
     """A server subprocess as the SDK's (read, write) streams, with bounded messages.
 
-    `on_exit(reason)` is called once the server's stdout ends (it exited or closed it).
+    `on_exit(reason)` is called once, when the server's stdout ends or its stdin breaks
+    (it exited, or closed one of them).
     The server's stderr goes to `errlog` line by line through `redact`: a server that
     prints its arguments or environment must not put their secrets in the gateway's log.
     """
@@ -257,6 +258,17 @@ async def stdio_transport(
             return
         await read_writer.send(SessionMessage(limits.too_large(request_id, kept.size)))
 
+    told = False
+
+    async def tell_exit() -> None:
+        # Once, before the session sees its stream end, so the calls it fails (the first
+        # `initialize` too) name the real cause: whichever of reader and writer meets the
+        # exited process first.
+        nonlocal told
+        if not told:
+            told = True
+            on_exit(await _exit_reason(process))
+
     async def reader() -> None:
         assert process.stdout is not None
         line = bytearray()
@@ -271,9 +283,7 @@ async def stdio_transport(
                         anyio.ClosedResourceError,
                         anyio.BrokenResourceError,
                     ):
-                        # Told before the session sees the stream end, so the calls it
-                        # fails name the real cause.
-                        on_exit(await _exit_reason(process))
+                        await tell_exit()
                         break
                     start = 0
                     while True:
@@ -309,6 +319,7 @@ async def stdio_transport(
                     data = item.message.model_dump_json(by_alias=True, exclude_unset=True)
                     await process.stdin.send(data.encode() + b"\n")
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await tell_exit()
             await read_writer.aclose()
 
     async with anyio.create_task_group() as logging_group:
@@ -338,7 +349,7 @@ async def _exit_reason(process: Any) -> str:
         await process.wait()
     code = process.returncode
     if code is None:
-        return "it closed its stdout"
+        return "it closed its stdin or stdout"
     if code < 0:
         try:
             name = signal.Signals(-code).name
