@@ -293,8 +293,9 @@ def _by_coverage(
 
     profile = profile_of(toolset, toolset.tools, analyzer)
     steps = clauses(query.text)
-    parts = [query.terms, *(analyzer.query_terms(step) for step in steps if len(steps) > 1)]
-    weighed = [profile.weigh(list(dict.fromkeys(terms))) for terms in parts if terms]
+    parts: list[Sequence[str]] = [query.terms]  # without repeats, as a clause's are made
+    parts += [tuple(dict.fromkeys(analyzer.query_terms(step))) for step in steps if len(steps) > 1]
+    weighed = [profile.weigh(terms) for terms in parts if terms]
     empty: frozenset[str] = frozenset()
     for name, entry in fused.items():
         if entry[2] > 0:
