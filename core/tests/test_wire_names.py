@@ -7,7 +7,7 @@ import random
 import re
 
 import pytest
-from toolscout.testing.support import WIRE_NAME, eval_data
+from toolscout.testing.support import assert_wire_safe, eval_data
 from toolscout.wire_names import WireNames, is_wire_safe, wire_names
 
 # BFCL-shaped names: `math.gcd` and `math_gcd` both exist there.
@@ -28,8 +28,8 @@ BFCL = eval_data("bfcl", "tools.jsonl")
 def test_valid_names_keep_themselves_and_the_others_get_unique_valid_names() -> None:
     mapping = wire_names(NAMES)
     wire = [mapping.get(name, name) for name in NAMES]
-    assert all(WIRE_NAME.match(name) for name in wire)
-    assert len(set(wire)) == len(NAMES)
+    assert_wire_safe(wire)  # valid, and no two the same
+    assert len(wire) == len(NAMES)
     assert "math_gcd" not in mapping and "a_b_c" not in mapping  # already valid
     assert mapping["physics.calculate_cone_mass"] == "physics_calculate_cone_mass"
     assert mapping["math.gcd"].startswith("math_gcd_")  # the plain form is taken
