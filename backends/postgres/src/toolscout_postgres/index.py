@@ -23,9 +23,15 @@ the session's lock, that the session still holds the set core read (`_write_sess
   before the locks. A writer that dies mid-way rolls back whole: there is never a partial
   set.
 
-Each process caches sets it has read (`SetCache`, by set id and revision) to turn hits
-(definition keys) into tools and to evaluate metadata filters and the names a query
+Each process caches sets it has read (`sets.SetCache`, by set id and revision) to turn
+hits (definition keys) into tools and to evaluate metadata filters and the names a query
 mentions; a search that comes back with another revision reads the set again first.
+
+This module holds the store: opening, connections, reads, search, writes and
+maintenance. The rest of the package: `schema` creates, migrates and checks the tables
+when an index opens, `sql` holds the statements (`sql.compile_statements` fills in the
+schema), `connection` the pool, `sets` the sets this process read, `vectors` pgvector's
+values for psycopg.
 """
 
 from __future__ import annotations
@@ -42,7 +48,6 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from toolscout.errors import ConfigError, ToolscoutError
@@ -64,7 +69,8 @@ from toolscout_postgres.connection import (
     redacted,
 )
 from toolscout_postgres.options import PostgresOptions
-from toolscout_postgres.schema import check_meta, enable_pgvector, privilege_error
+from toolscout_postgres.schema import prepare_schema, privilege_error
+from toolscout_postgres.sets import CachedSet, SetCache
 from toolscout_postgres.vectors import (
     Vector,
     embedding_text,
@@ -96,74 +102,6 @@ _MAINTENANCE_ROWS = 32
 
 class _NeedDefinitions(Exception):
     """A change needs many new definitions: written first, outside the lock."""
-
-
-@dataclass(frozen=True, eq=False)
-class CachedSet:
-    """A set as this process last read it: at `revision`, its tools by name and key."""
-
-    id: uuid.UUID
-    revision: int
-    fingerprint: uuid.UUID
-    toolset: ToolSet
-    keys: dict[str, uuid.UUID]  # name -> definition key
-    names: dict[uuid.UUID, str]  # definition key -> name
-
-    @classmethod
-    def of(
-        cls,
-        set_id: uuid.UUID,
-        revision: int,
-        fingerprint: uuid.UUID,
-        tools: dict[uuid.UUID, ToolReference],
-    ) -> CachedSet:
-        by_name = {tool.name: tool for tool in tools.values()}
-        toolset = ToolSet(set_id.hex, MappingProxyType(by_name), fingerprint.hex, revision)
-        keys = {tool.name: key for key, tool in tools.items()}
-        return cls(set_id, revision, fingerprint, toolset, keys, {k: n for n, k in keys.items()})
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-
-class SetCache:
-    """Sets by id, the least recently used dropped beyond `limit` tools in all."""
-
-    def __init__(self, limit: int) -> None:
-        self._limit = limit
-        self._sets: OrderedDict[uuid.UUID, CachedSet] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
-
-    def get(self, set_id: uuid.UUID) -> CachedSet | None:
-        with self._lock:
-            cached = self._sets.get(set_id)
-            if cached is not None:
-                self._sets.move_to_end(set_id)
-            return cached
-
-    def put(self, cached: CachedSet) -> None:
-        with self._lock:
-            old = self._sets.pop(cached.id, None)
-            if old is not None:
-                self._size -= len(old)
-                if old.revision > cached.revision:  # a newer read won the race
-                    cached = old
-            self._sets[cached.id] = cached
-            self._size += len(cached)
-            while self._size > self._limit and len(self._sets) > 1:
-                _, dropped = self._sets.popitem(last=False)
-                self._size -= len(dropped)
-
-    def forget(self, set_id: uuid.UUID) -> None:
-        with self._lock:
-            old = self._sets.pop(set_id, None)
-            if old is not None:
-                self._size -= len(old)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._sets)
 
 
 @dataclass(frozen=True)
@@ -313,7 +251,18 @@ class PostgresToolIndex(SharedToolIndexBase):
         self._role, self._database = conn.info.user, conn.info.dbname
         try:
             with conn:
-                self._prepare_schema(conn)
+                vectors = prepare_schema(
+                    conn,
+                    schema=self.schema,
+                    quoted=self._s,
+                    where=self.where,
+                    lock_key=self._lock_key,
+                    analysis=self.analyzer.signature,
+                    stemming=self.options.stemming,
+                    stop_words=self.options.stop_words,
+                    embedder=self.embedder,
+                    mode=self.mode,
+                )
         except psycopg.errors.InsufficientPrivilege as error:
             raise self._privilege_error(error, writing=False) from None
         except psycopg.Error as error:
@@ -321,195 +270,12 @@ class PostgresToolIndex(SharedToolIndexBase):
                 f"backend 'postgres' could not set up schema {self.schema!r} at {self.where}: "
                 f"{redacted(first_line(error), self.dsn)}"
             ) from None
-        self._compile()
+        if vectors is not None:
+            self._operator = vectors.operator
+            self._vector_oid = vectors.oid
+            self._vector_array_oid = vectors.array_oid
+        self._statements = sql.compile_statements(self._s, self._operator)
         self._connections = self._connect()
-
-    def _prepare_schema(self, conn: psycopg.Connection[Any]) -> None:
-        """Create or migrate the tables (one worker at a time), and check they fit."""
-        s = self._s
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._lock_key])
-            present = conn.execute("SELECT to_regclass(%s)", [f"{s}.meta"]).fetchone()
-            if present is not None and present[0] is not None:
-                check_meta(conn, self.schema, self.where)
-            else:
-                tables = [
-                    row[0]
-                    for row in conn.execute(
-                        "SELECT table_name FROM information_schema.tables "
-                        "WHERE table_schema = %s ORDER BY 1",
-                        [self.schema],
-                    )
-                ]
-                if tables:
-                    raise ConfigError(
-                        f"schema {self.schema!r} at {self.where} holds tables that are not a "
-                        f"toolscout index ({', '.join(tables[:4])}"
-                        f"{', ...' if len(tables) > 4 else ''}); give another `schema`"
-                    )
-                conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
-                self._migrate(conn, 0)
-                self._set_meta(
-                    conn,
-                    {
-                        "analysis": self.analyzer.signature,
-                        "analysis_options": json.dumps(
-                            {
-                                "stemming": self.options.stemming,
-                                "stop_words": self.options.stop_words,
-                            },
-                            sort_keys=True,
-                        ),
-                        "created_by": f"toolscout-postgres {_version()}",
-                    },
-                )
-            meta = dict(conn.execute(sql.META.format(s=s)).fetchall())
-            version = int(meta.get("schema_version", "0"))
-            if version > sql.SCHEMA_VERSION:
-                raise ConfigError(
-                    f"schema {self.schema!r} at {self.where} was written by a newer "
-                    f"toolscout-postgres (tables version {version}; this one reads up to "
-                    f"{sql.SCHEMA_VERSION}); upgrade toolscout-postgres, or give another `schema`"
-                )
-            if version < sql.SCHEMA_VERSION:
-                self._migrate(conn, version)
-            built = meta.get("analysis")
-            if built != self.analyzer.signature:
-                raise ConfigError(
-                    f"schema {self.schema!r} at {self.where} was built with text analysis "
-                    f"{built!r} ({meta.get('analysis_options', 'other options')}), not "
-                    f"{self.analyzer.signature!r}; open it with the `stemming` and "
-                    "`stop_words` it was built with, or give another `schema`"
-                )
-            model = meta.get("embedding_model")
-            if model is not None or self.embedder is not None:
-                self._prepare_vectors(conn, model, meta.get("embedding_dimension"))
-
-    def _migrate(self, conn: psycopg.Connection[Any], version: int) -> None:
-        for step in range(version + 1, sql.SCHEMA_VERSION + 1):
-            for statement in sql.MIGRATIONS[step]:
-                conn.execute(statement.format(s=self._s))  # type: ignore[arg-type]
-            self._set_meta(conn, {"schema_version": str(step)})
-
-    def _set_meta(self, conn: psycopg.Connection[Any], values: dict[str, str]) -> None:
-        for key, value in values.items():
-            conn.execute(sql.SET_META.format(s=self._s), [key, value])  # type: ignore[arg-type]
-
-    def _prepare_vectors(
-        self, conn: psycopg.Connection[Any], model: str | None, dimension: str | None
-    ) -> None:
-        """Check (or add) the schema's vectors: one model, kept up by every writer."""
-        import psycopg
-
-        if self.embedder is None:
-            raise ConfigError(
-                f"schema {self.schema!r} at {self.where} holds vectors of {model!r}, which "
-                "every index writing to it keeps up: give this one an `embedder` (the one "
-                'that made them, e.g. embedder = "sentence-transformers"), or use another '
-                "`schema`"
-            )
-        mine, size = self.embedder.model_id, int(self.embedder.dimension)
-        if model is not None and (model != mine or dimension != str(size)):
-            raise ConfigError(
-                f"schema {self.schema!r} at {self.where} holds vectors of {model!r} "
-                f"({dimension} dimensions), but this index embeds with {mine!r} ({size}); "
-                "give the embedder that made them, or use another `schema`"
-            )
-        namespace = enable_pgvector(conn, self.where, self.mode)
-        self._operator = f"OPERATOR({namespace}.<=>)"
-        if model is None:
-            for statement in sql.ADD_VECTORS:
-                conn.execute(
-                    statement.format(  # type: ignore[arg-type]
-                        s=self._s,
-                        vector=f"{namespace}.vector",
-                        dimension=size,
-                        ops=f"{namespace}.vector_cosine_ops",
-                    )
-                )
-            self._set_meta(conn, {"embedding_model": mine, "embedding_dimension": str(size)})
-        else:
-            storage = conn.execute(sql.EMBEDDING_STORAGE, [f"{self._s}.definitions"]).fetchone()
-            if storage is not None and storage[0] != "p":
-                # Faster searches only: a role that does not own the tables skips it.
-                with (
-                    contextlib.suppress(psycopg.errors.InsufficientPrivilege),
-                    conn.transaction(),
-                ):
-                    for statement in sql.INLINE_VECTORS:
-                        conn.execute(
-                            statement.format(  # type: ignore[arg-type]
-                                s=self._s, vector=f"{namespace}.vector"
-                            )
-                        )
-        row = conn.execute(
-            "SELECT t.oid, t.typarray FROM pg_type t "
-            "JOIN pg_namespace n ON n.oid = t.typnamespace "
-            "WHERE t.typname = 'vector' AND n.nspname = %s",
-            [namespace.strip('"')],
-        ).fetchone()
-        assert row is not None
-        self._vector_oid = int(row[0])
-        self._vector_array_oid = int(row[1])
-
-    def _compile(self) -> None:
-        """The statements with the schema (and pgvector's operator) filled in."""
-        s = self._s
-        plain = {
-            name: getattr(sql, name).format(s=s)
-            for name in (
-                "EXISTING",
-                "EXISTING_WITH_VECTORS",
-                "COPY_DEFINITIONS",
-                "COPY_DEFINITIONS_VECTORS",
-                "COPY_POSTINGS",
-                "MISSING_VECTORS",
-                "CURRENT",
-                "CURRENT_LOCKED",
-                "WITH_FINGERPRINT",
-                "SHARE_FINGERPRINT",
-                "OTHER_HOLDERS",
-                "BIND",
-                "UNBIND",
-                "HELD",
-                "DROP_MEMBERS",
-                "DROP_SET",
-                "CREATE_SET",
-                "COPY_MEMBERS",
-                "ADD_MEMBERS",
-                "REMOVE_MEMBERS",
-                "RESTAT",
-                "ADJUST",
-                "IN_PLACE",
-                "LOOKUP",
-                "COPY_SET",
-                "COPY_MEMBERS_FROM",
-                "COLLECT",
-                "SWEEP",
-                "SET_HEAD",
-                "SET_READ",
-                "DOCS",
-                "SET_VECTORS",
-                "SESSIONS",
-                "SET_COUNT",
-                "DEFINITION_COUNT",
-                "KEYWORD",
-                "ROW_ESTIMATES",
-                "MAINTAIN",
-            )
-        }
-        operator = self._operator
-        plain["SET_VECTOR"] = sql.SET_VECTOR.format(s=s)
-        for indexed in (False, True):
-            suffix = "_INDEXED" if indexed else ""
-            plain["VECTOR" + suffix] = (
-                sql.vector_search(indexed).format(s=s).replace("<=>", operator)
-            )
-            for split in (False, True):
-                plain["HYBRID" + ("_SPLIT" if split else "") + suffix] = (
-                    sql.hybrid_search(indexed, split).format(s=s).replace("<=>", operator)
-                )
-        self._statements = plain
 
     def _connect(self) -> Connections:
         """The pool, its connections set up for this index's statements and vectors."""
@@ -1290,12 +1056,3 @@ def _lock_key(schema: str, session: str | None = None) -> int:
     text = f"toolscout-postgres:{schema}" + ("" if session is None else f"\0{session}")
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("toolscout-postgres")
-    except Exception:
-        return "unknown"

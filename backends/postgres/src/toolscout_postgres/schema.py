@@ -1,21 +1,37 @@
-"""Setting up an index's schema: pgvector enabled once per database however many indexes
-open it at the same moment, a schema that is not toolscout's told apart, and the
+"""Setting up an index's schema: the tables created or migrated by one worker at a time
+(`prepare_schema`), a schema that is not toolscout's told apart, the text analysis and
+the embedding model it was built with checked, its vectors added or checked (pgvector
+enabled once per database however many indexes open it at the same moment), and the
 privileges a role lacks named with the grant that gives them."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolscout.errors import ConfigError
 
+from toolscout_postgres import sql
 from toolscout_postgres.connection import first_line
 
 if TYPE_CHECKING:
     import psycopg
+    from toolscout.embedders import Embedder
 
-__all__ = ["check_meta", "enable_pgvector", "privilege_error"]
+__all__ = [
+    "SchemaVectors",
+    "check_meta",
+    "enable_pgvector",
+    "migrate",
+    "prepare_schema",
+    "prepare_vectors",
+    "privilege_error",
+    "set_meta",
+]
 
 #: The advisory lock (one per database) held while pgvector is enabled: two indexes of
 #: different schemas opening a fresh database at once would both run CREATE EXTENSION,
@@ -133,3 +149,186 @@ def privilege_error(
         f"{head} read the toolscout index in schema {schema!r} at {where} ({problem}): "
         f"to search it, have the owner run {to_read} (to index, INSERT, UPDATE, DELETE too)"
     )
+
+
+@dataclass(frozen=True)
+class SchemaVectors:
+    """What an index needs of a schema that holds vectors: pgvector's cosine distance
+    operator, qualified by the extension's schema (`OPERATOR("public".<=>)`), and the oid
+    of its `vector` type and of that type's array."""
+
+    operator: str
+    oid: int
+    array_oid: int
+
+
+def prepare_schema(
+    conn: psycopg.Connection[Any],
+    *,
+    schema: str,
+    quoted: str,
+    where: str,
+    lock_key: int,
+    analysis: str,
+    stemming: bool,
+    stop_words: bool,
+    embedder: Embedder | None,
+    mode: str,
+) -> SchemaVectors | None:
+    """Create or migrate the tables (one worker at a time), and check they fit: built with
+    the text `analysis` (the analyzer's signature) and, if they hold vectors, `embedder`'s.
+    Returns the schema's vectors, or None if it holds none."""
+    s = quoted
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", [lock_key])
+        present = conn.execute("SELECT to_regclass(%s)", [f"{s}.meta"]).fetchone()
+        if present is not None and present[0] is not None:
+            check_meta(conn, schema, where)
+        else:
+            tables = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT table_name FROM information_schema.tables "
+                    "WHERE table_schema = %s ORDER BY 1",
+                    [schema],
+                )
+            ]
+            if tables:
+                raise ConfigError(
+                    f"schema {schema!r} at {where} holds tables that are not a "
+                    f"toolscout index ({', '.join(tables[:4])}"
+                    f"{', ...' if len(tables) > 4 else ''}); give another `schema`"
+                )
+            conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+            migrate(conn, s, 0)
+            set_meta(
+                conn,
+                s,
+                {
+                    "analysis": analysis,
+                    "analysis_options": json.dumps(
+                        {"stemming": stemming, "stop_words": stop_words},
+                        sort_keys=True,
+                    ),
+                    "created_by": f"toolscout-postgres {_version()}",
+                },
+            )
+        meta = dict(conn.execute(sql.META.format(s=s)).fetchall())
+        version = int(meta.get("schema_version", "0"))
+        if version > sql.SCHEMA_VERSION:
+            raise ConfigError(
+                f"schema {schema!r} at {where} was written by a newer "
+                f"toolscout-postgres (tables version {version}; this one reads up to "
+                f"{sql.SCHEMA_VERSION}); upgrade toolscout-postgres, or give another `schema`"
+            )
+        if version < sql.SCHEMA_VERSION:
+            migrate(conn, s, version)
+        built = meta.get("analysis")
+        if built != analysis:
+            raise ConfigError(
+                f"schema {schema!r} at {where} was built with text analysis "
+                f"{built!r} ({meta.get('analysis_options', 'other options')}), not "
+                f"{analysis!r}; open it with the `stemming` and "
+                "`stop_words` it was built with, or give another `schema`"
+            )
+        model = meta.get("embedding_model")
+        if model is not None or embedder is not None:
+            return prepare_vectors(
+                conn,
+                schema=schema,
+                quoted=s,
+                where=where,
+                embedder=embedder,
+                mode=mode,
+                model=model,
+                dimension=meta.get("embedding_dimension"),
+            )
+        return None
+
+
+def migrate(conn: psycopg.Connection[Any], quoted: str, version: int) -> None:
+    """Bring the tables in schema `quoted` from `version` to `sql.SCHEMA_VERSION`."""
+    for step in range(version + 1, sql.SCHEMA_VERSION + 1):
+        for statement in sql.MIGRATIONS[step]:
+            conn.execute(statement.format(s=quoted))  # type: ignore[arg-type]
+        set_meta(conn, quoted, {"schema_version": str(step)})
+
+
+def set_meta(conn: psycopg.Connection[Any], quoted: str, values: dict[str, str]) -> None:
+    """Write `values` to the `meta` table of schema `quoted`."""
+    for key, value in values.items():
+        conn.execute(sql.SET_META.format(s=quoted), [key, value])  # type: ignore[arg-type]
+
+
+def prepare_vectors(
+    conn: psycopg.Connection[Any],
+    *,
+    schema: str,
+    quoted: str,
+    where: str,
+    embedder: Embedder | None,
+    mode: str,
+    model: str | None,
+    dimension: str | None,
+) -> SchemaVectors:
+    """Check (or add) the schema's vectors: one model, kept up by every writer."""
+    import psycopg
+
+    if embedder is None:
+        raise ConfigError(
+            f"schema {schema!r} at {where} holds vectors of {model!r}, which "
+            "every index writing to it keeps up: give this one an `embedder` (the one "
+            'that made them, e.g. embedder = "sentence-transformers"), or use another '
+            "`schema`"
+        )
+    mine, size = embedder.model_id, int(embedder.dimension)
+    if model is not None and (model != mine or dimension != str(size)):
+        raise ConfigError(
+            f"schema {schema!r} at {where} holds vectors of {model!r} "
+            f"({dimension} dimensions), but this index embeds with {mine!r} ({size}); "
+            "give the embedder that made them, or use another `schema`"
+        )
+    namespace = enable_pgvector(conn, where, mode)
+    if model is None:
+        for statement in sql.ADD_VECTORS:
+            conn.execute(
+                statement.format(  # type: ignore[arg-type]
+                    s=quoted,
+                    vector=f"{namespace}.vector",
+                    dimension=size,
+                    ops=f"{namespace}.vector_cosine_ops",
+                )
+            )
+        set_meta(conn, quoted, {"embedding_model": mine, "embedding_dimension": str(size)})
+    else:
+        storage = conn.execute(sql.EMBEDDING_STORAGE, [f"{quoted}.definitions"]).fetchone()
+        if storage is not None and storage[0] != "p":
+            # Faster searches only: a role that does not own the tables skips it.
+            with (
+                contextlib.suppress(psycopg.errors.InsufficientPrivilege),
+                conn.transaction(),
+            ):
+                for statement in sql.INLINE_VECTORS:
+                    conn.execute(
+                        statement.format(  # type: ignore[arg-type]
+                            s=quoted, vector=f"{namespace}.vector"
+                        )
+                    )
+    row = conn.execute(
+        "SELECT t.oid, t.typarray FROM pg_type t "
+        "JOIN pg_namespace n ON n.oid = t.typnamespace "
+        "WHERE t.typname = 'vector' AND n.nspname = %s",
+        [namespace.strip('"')],
+    ).fetchone()
+    assert row is not None
+    return SchemaVectors(f"OPERATOR({namespace}.<=>)", int(row[0]), int(row[1]))
+
+
+def _version() -> str:
+    """This package's version, for the `created_by` fact of a schema it creates."""
+    try:
+        from importlib.metadata import version
+
+        return version("toolscout-postgres")
+    except Exception:
+        return "unknown"

@@ -1,4 +1,6 @@
-"""The index's tables and statements, with `{s}` standing for the schema (quoted).
+"""The index's tables and statements, with `{s}` standing for the schema (quoted);
+`compile_statements` fills in an index's schema (and pgvector's operator) once, when it
+opens.
 
 Tables (one schema per index):
 
@@ -20,7 +22,7 @@ so whatever any worker last committed is what a search sees.
 
 from __future__ import annotations
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "compile_statements"]
 
 #: The version of the tables this code reads and writes (`meta.schema_version`).
 SCHEMA_VERSION = 1
@@ -492,3 +494,64 @@ LEFT JOIN found f ON true
 LEFT JOIN {s}.definitions d ON d.key = f.def AND f.distance IS NULL
 """.replace("{distance}", distance)
     return ("WITH" + _TARGET + "," + _MATCHED + "," + _SCORED + "," + nearest) + candidates
+
+
+# The statements an index runs as they are, once the schema is filled in.
+_PLAIN = (
+    "EXISTING",
+    "EXISTING_WITH_VECTORS",
+    "COPY_DEFINITIONS",
+    "COPY_DEFINITIONS_VECTORS",
+    "COPY_POSTINGS",
+    "MISSING_VECTORS",
+    "CURRENT",
+    "CURRENT_LOCKED",
+    "WITH_FINGERPRINT",
+    "SHARE_FINGERPRINT",
+    "OTHER_HOLDERS",
+    "BIND",
+    "UNBIND",
+    "HELD",
+    "DROP_MEMBERS",
+    "DROP_SET",
+    "CREATE_SET",
+    "COPY_MEMBERS",
+    "ADD_MEMBERS",
+    "REMOVE_MEMBERS",
+    "RESTAT",
+    "ADJUST",
+    "IN_PLACE",
+    "LOOKUP",
+    "COPY_SET",
+    "COPY_MEMBERS_FROM",
+    "COLLECT",
+    "SWEEP",
+    "SET_HEAD",
+    "SET_READ",
+    "DOCS",
+    "SET_VECTORS",
+    "SESSIONS",
+    "SET_COUNT",
+    "DEFINITION_COUNT",
+    "KEYWORD",
+    "ROW_ESTIMATES",
+    "MAINTAIN",
+)
+
+
+def compile_statements(schema_quoted: str, operator: str) -> dict[str, str]:
+    """The statements with the schema (`schema_quoted`) and pgvector's operator (as
+    `schema.SchemaVectors.operator` has it; `<=>` when the schema holds no vectors)
+    filled in, by name: the constants above, and `VECTOR`, `HYBRID` and `HYBRID_SPLIT`,
+    each also `_INDEXED`."""
+    s = schema_quoted
+    plain: dict[str, str] = {name: globals()[name].format(s=s) for name in _PLAIN}
+    plain["SET_VECTOR"] = SET_VECTOR.format(s=s)
+    for indexed in (False, True):
+        suffix = "_INDEXED" if indexed else ""
+        plain["VECTOR" + suffix] = vector_search(indexed).format(s=s).replace("<=>", operator)
+        for split in (False, True):
+            plain["HYBRID" + ("_SPLIT" if split else "") + suffix] = (
+                hybrid_search(indexed, split).format(s=s).replace("<=>", operator)
+            )
+    return plain
