@@ -202,3 +202,31 @@ def test_threads_sharing_and_changing_sets_never_cross() -> None:
         thread.join()
     assert not errors
     assert index.set_count() == 1
+
+
+def test_a_per_set_value_is_built_once_per_set_and_key_and_dropped_with_the_set() -> None:
+    import gc
+    from types import MappingProxyType
+
+    from toolscout.toolsets import PerSet
+
+    def toolset(set_id: str) -> ToolSet:
+        tool = ToolReference(f"tool_{set_id}", "Does one thing.")
+        return ToolSet(set_id, MappingProxyType({tool.name: tool}), set_fingerprint([tool]))
+
+    built: list[tuple[str, str]] = []
+    values: PerSet[str] = PerSet()
+
+    def build(toolset: ToolSet, key: str) -> str:
+        built.append((toolset.id, key))
+        return f"{toolset.id}:{key}"
+
+    first, second = toolset("a"), toolset("b")
+    assert values.get(first, lambda: build(first, "x"), "x") == "a:x"
+    assert values.get(first, lambda: build(first, "x"), "x") == "a:x"
+    assert values.get(first, lambda: build(first, "y"), "y") == "a:y"
+    assert values.get(second, lambda: build(second, "x"), "x") == "b:x"
+    assert built == [("a", "x"), ("a", "y"), ("b", "x")]
+    del first
+    gc.collect()
+    assert len(values._values) == 1  # the dropped set's values went with it

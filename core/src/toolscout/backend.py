@@ -24,7 +24,7 @@ from toolscout.index import (
 )
 from toolscout.lazy import lazy_attributes
 from toolscout.shared import SharedToolIndexBase
-from toolscout.toolsets import StoredState, ToolSet, definition_key, merged_tools
+from toolscout.toolsets import PerSet, StoredState, ToolSet, definition_key, merged_tools
 from toolscout.types import ToolHit, ToolReference, ToolSearchRequest, ToolSearchResponse
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ __all__ = [
     "CatalogError",
     "ConfigError",
     "IndexOptions",
+    "PerSet",
     "PersistentOptions",
     "Query",
     "SharedToolIndexBase",

@@ -24,15 +24,16 @@ query names a tool. How the constants were fitted is written beside them.
 from __future__ import annotations
 
 import math
-import threading
-import weakref
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from toolscout.toolsets import PerSet
+
 if TYPE_CHECKING:
     from toolscout.analysis import Analyzer
+    from toolscout.toolsets import ToolSet
     from toolscout.types import ToolReference
 
 __all__ = [
@@ -214,23 +215,15 @@ def answer_confidence(hit_confidences: Sequence[float]) -> float:
     return max(hit_confidences[:DEPTH], default=0.0)
 
 
-_profiles: weakref.WeakKeyDictionary[object, dict[int, CatalogProfile]] = (
-    weakref.WeakKeyDictionary()
-)
-_profiles_lock = threading.Lock()
+# Built when a set is first searched, dropped with it.
+_profiles: PerSet[CatalogProfile] = PerSet()
 
 
 def profile_of(
-    toolset: object, tools: Mapping[str, ToolReference], analyzer: Analyzer
+    toolset: ToolSet, tools: Mapping[str, ToolReference], analyzer: Analyzer
 ) -> CatalogProfile:
-    """The profile of a tool set (`toolscout.toolsets.ToolSet`), built once per set and
-    analyzer and dropped with the set."""
-    with _profiles_lock:
-        per_set = _profiles.get(toolset)
-        found = per_set.get(id(analyzer)) if per_set is not None else None
-    if found is not None:
-        return found
-    built = CatalogProfile.of(tools.values(), analyzer)
-    with _profiles_lock:
-        _profiles.setdefault(toolset, {})[id(analyzer)] = built
-    return built
+    """The profile of a tool set, built once per set and analysis (`analyzer.signature`)
+    and dropped with the set."""
+    return _profiles.get(
+        toolset, lambda: CatalogProfile.of(tools.values(), analyzer), analyzer.signature
+    )

@@ -20,17 +20,20 @@ sessions, shared by many workers, keeps this record in the store instead
 from __future__ import annotations
 
 import hashlib
+import threading
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
+from weakref import WeakKeyDictionary
 
 from toolscout.analysis import fold, short_names
 from toolscout.types import ToolReference
 
 __all__ = [
+    "PerSet",
     "SessionLedger",
     "SetEngine",
     "StoredState",
@@ -130,6 +133,31 @@ def merged_tools(
         tools.pop(tool.name, None)
         tools[tool.name] = tool
     return tools
+
+
+V = TypeVar("V")
+_MISSING = object()
+
+
+class PerSet(Generic[V]):
+    """Values worked out once per tool set (and `key`, such as an analyzer's signature)
+    and dropped with the set: what core and engines derive from a set's tools (postings,
+    vectors, word weights) without keeping the set alive. Thread-safe; two threads may
+    both build a value, and the first one stored is kept."""
+
+    def __init__(self) -> None:
+        self._values: WeakKeyDictionary[ToolSet, dict[Hashable, V]] = WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def get(self, toolset: ToolSet, build: Callable[[], V], key: Hashable = None) -> V:
+        with self._lock:
+            per_set = self._values.get(toolset)
+            found = per_set.get(key, _MISSING) if per_set is not None else _MISSING
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
+        built = build()  # outside the lock: building may read a store or embed texts
+        with self._lock:
+            return self._values.setdefault(toolset, {}).setdefault(key, built)
 
 
 @dataclass(frozen=True)

@@ -21,17 +21,15 @@ numpy is imported on first use, so `import toolscout` stays light.
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
-from weakref import WeakKeyDictionary
 
 from pydantic import Field, model_validator
 
 from toolscout.analysis import Analyzer
 from toolscout.index import Query, ToolIndexBase
 from toolscout.options import IndexOptions
-from toolscout.toolsets import ToolSet
+from toolscout.toolsets import PerSet, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
 if TYPE_CHECKING:
@@ -303,14 +301,12 @@ def _by_coverage(
             entry[2] *= max(part.coverage(words) for part in weighed) ** power
 
 
-# Each set's tools' name terms, by analyzer, filled as they come up in fusions.
-_names: WeakKeyDictionary[ToolSet, dict[str, dict[str, frozenset[str]]]] = WeakKeyDictionary()
-_names_lock = threading.Lock()
+# Each set's tools' name terms, by analysis, filled as they come up in fusions.
+_names: PerSet[dict[str, frozenset[str]]] = PerSet()
 
 
 def _name_terms(toolset: ToolSet, analyzer: Analyzer) -> dict[str, frozenset[str]]:
-    with _names_lock:
-        return _names.setdefault(toolset, {}).setdefault(analyzer.signature, {})
+    return _names.get(toolset, dict, analyzer.signature)
 
 
 def _fill(
@@ -483,17 +479,6 @@ class SetTerms:
 # --- the base of vector backends ------------------------------------------------------
 
 
-class _InProcess:
-    """What this process built to search one set (two threads may both build a part: the
-    result is the same)."""
-
-    __slots__ = ("terms", "vectors")
-
-    def __init__(self) -> None:
-        self.vectors: SetVectors | None = None
-        self.terms: SetTerms | None = None
-
-
 class VectorIndexBase(ToolIndexBase):
     """A `ToolIndexBase` that ranks by vectors: `vector` mode by cosine similarity, `hybrid`
     by `fuse` over keyword and vector candidates.
@@ -535,8 +520,9 @@ class VectorIndexBase(ToolIndexBase):
             ready = load_embedder(opts.embedder, **opts.embedder_options)
         self.embedder: Embedder = ready
         self.cache: EmbeddingCache = cache if cache is not None else shared_cache(opts.cache_dir)
-        self._in_process: WeakKeyDictionary[ToolSet, _InProcess] = WeakKeyDictionary()
-        self._in_process_lock = threading.Lock()
+        # What this process built to search each set, kept while the set lives.
+        self._vectors: PerSet[SetVectors] = PerSet()
+        self._terms: PerSet[SetTerms] = PerSet()
 
     # --- what an engine may override ---------------------------------------------------
 
@@ -565,17 +551,10 @@ class VectorIndexBase(ToolIndexBase):
 
     # --- the in-process search ----------------------------------------------------------
 
-    def _for(self, toolset: ToolSet) -> _InProcess:
-        with self._in_process_lock:
-            return self._in_process.setdefault(toolset, _InProcess())
-
     def _set_vectors(self, toolset: ToolSet) -> SetVectors:
         """The set's vectors (`_read_set_vectors`), built on first use and kept while the
         set lives."""
-        held = self._for(toolset)
-        if held.vectors is None:
-            held.vectors = self._read_set_vectors(toolset)
-        return held.vectors
+        return self._vectors.get(toolset, lambda: self._read_set_vectors(toolset))
 
     def _read_set_vectors(self, toolset: ToolSet) -> SetVectors:
         """The set's vectors from the embedding cache (each text embedded once per model); a
@@ -585,10 +564,9 @@ class VectorIndexBase(ToolIndexBase):
 
     def _set_terms(self, toolset: ToolSet) -> SetTerms:
         """The set's BM25F postings, built on first use and kept while the set lives."""
-        held = self._for(toolset)
-        if held.terms is None:
-            held.terms = SetTerms(toolset.tools, self.analyzer, self._keyword_weights())
-        return held.terms
+        return self._terms.get(
+            toolset, lambda: SetTerms(toolset.tools, self.analyzer, self._keyword_weights())
+        )
 
     # --- search ------------------------------------------------------------------------
 

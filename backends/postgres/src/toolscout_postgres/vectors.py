@@ -11,15 +11,13 @@ matrix product costs less than PostgreSQL scanning the set's vectors for every s
 from __future__ import annotations
 
 import struct
-import threading
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import numpy as np
 from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 from toolscout.analysis import Analyzer
-from toolscout.toolsets import ToolSet
+from toolscout.toolsets import PerSet, ToolSet
 from toolscout.vectors import SetTerms, SetVectors, embedding_text
 
 __all__ = ["Vector", "embedding_text", "set_terms", "set_vectors", "vector_dumper"]
@@ -57,10 +55,10 @@ class _RawVector(Loader):
         return bytes(data[4:])
 
 
-# The vectors this process read, per set as it read it (a set dropped from the set cache
-# takes its vectors with it).
-_read: WeakKeyDictionary[ToolSet, SetVectors] = WeakKeyDictionary()
-_read_lock = threading.Lock()
+# The vectors and postings this process read or built, per set as it read it (a set
+# dropped from the set cache takes them with it).
+_read: PerSet[SetVectors] = PerSet()
+_terms: PerSet[SetTerms] = PerSet()
 
 
 def set_vectors(
@@ -69,23 +67,17 @@ def set_vectors(
     """The set's stored embeddings as one matrix, read once per set (binary, by definition
     key: a definition never changes, so these are the set's at the revision read; one
     without a vector yet is left out, and scores 0)."""
-    with _read_lock:
-        found = _read.get(toolset)
-    if found is not None:
-        return found
-    cursor = conn.cursor(binary=True)
-    cursor.adapters.register_loader(oid, _RawVector)
-    rows = cursor.execute(statement, {"keys": list(keys.values())}).fetchall()
-    name_of = {key: name for name, key in keys.items()}
-    names = [name_of[key] for key, _ in rows]
-    flat = np.frombuffer(b"".join(blob for _, blob in rows), dtype=">f4")
-    matrix = flat.astype(np.float32).reshape(len(rows), -1)
-    found = SetVectors(names, matrix)
-    with _read_lock:
-        return _read.setdefault(toolset, found)
 
+    def read() -> SetVectors:
+        cursor = conn.cursor(binary=True)
+        cursor.adapters.register_loader(oid, _RawVector)
+        rows = cursor.execute(statement, {"keys": list(keys.values())}).fetchall()
+        name_of = {key: name for name, key in keys.items()}
+        names = [name_of[key] for key, _ in rows]
+        flat = np.frombuffer(b"".join(blob for _, blob in rows), dtype=">f4")
+        return SetVectors(names, flat.astype(np.float32).reshape(len(rows), -1))
 
-_terms: WeakKeyDictionary[ToolSet, SetTerms] = WeakKeyDictionary()
+    return _read.get(toolset, read)
 
 
 def set_terms(
@@ -93,10 +85,4 @@ def set_terms(
 ) -> SetTerms:
     """The set's BM25F postings in this process (built once per set read; the weights are
     the index's, fixed for its life)."""
-    with _read_lock:
-        found = _terms.get(toolset)
-    if found is None:
-        found = SetTerms(toolset.tools, analyzer, weights)
-        with _read_lock:
-            found = _terms.setdefault(toolset, found)
-    return found
+    return _terms.get(toolset, lambda: SetTerms(toolset.tools, analyzer, weights))
