@@ -206,6 +206,7 @@ def test_threads_sharing_and_changing_sets_never_cross() -> None:
 
 def test_a_per_set_value_is_built_once_per_set_and_key_and_dropped_with_the_set() -> None:
     import gc
+    from functools import partial
     from types import MappingProxyType
 
     from toolscout.toolsets import PerSet
@@ -222,10 +223,10 @@ def test_a_per_set_value_is_built_once_per_set_and_key_and_dropped_with_the_set(
         return f"{toolset.id}:{key}"
 
     first, second = toolset("a"), toolset("b")
-    assert values.get(first, lambda: build(first, "x"), "x") == "a:x"
-    assert values.get(first, lambda: build(first, "x"), "x") == "a:x"
-    assert values.get(first, lambda: build(first, "y"), "y") == "a:y"
-    assert values.get(second, lambda: build(second, "x"), "x") == "b:x"
+    assert values.get(first, partial(build, first, "x"), "x") == "a:x"
+    assert values.get(first, partial(build, first, "x"), "x") == "a:x"
+    assert values.get(first, partial(build, first, "y"), "y") == "a:y"
+    assert values.get(second, partial(build, second, "x"), "x") == "b:x"
     assert built == [("a", "x"), ("a", "y"), ("b", "x")]
     del first
     gc.collect()
