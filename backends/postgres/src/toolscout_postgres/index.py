@@ -53,12 +53,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.index import Capabilities, Query
 from toolscout.shared import SharedToolIndexBase, StaleSet
-from toolscout.toolsets import ToolSet, definition_key
+from toolscout.toolsets import PerSet, ToolSet, definition_key
 from toolscout.types import (
     ToolHit,
     ToolReference,
 )
-from toolscout.vectors import Candidates, fuse
+from toolscout.vectors import Candidates, SetTerms, SetVectors, fuse
 
 from toolscout_postgres import sql
 from toolscout_postgres.connection import (
@@ -74,8 +74,7 @@ from toolscout_postgres.sets import CachedSet, SetCache
 from toolscout_postgres.vectors import (
     Vector,
     embedding_text,
-    set_terms,
-    set_vectors,
+    read_set_vectors,
     vector_dumper,
 )
 
@@ -169,6 +168,10 @@ class PostgresToolIndex(SharedToolIndexBase):
         self._role = self._database = ""  # the user and database, for messages
         # In this process's memory: tools of sets read lately, and where sessions were.
         self._sets_cache = SetCache(opts.set_cache_tools)
+        # Sets searched in this process (up to `exact_limit` tools): their stored vectors,
+        # read once, and their postings, built once; both go when the set leaves the cache.
+        self._set_vectors: PerSet[SetVectors] = PerSet()
+        self._set_terms: PerSet[SetTerms] = PerSet()
         self._definitions: weakref.WeakValueDictionary[uuid.UUID, ToolReference] = (
             weakref.WeakValueDictionary()
         )
@@ -504,12 +507,13 @@ class PostgresToolIndex(SharedToolIndexBase):
         vectors = query_vectors(self.cache, self.embedder, query.text, split=split)
         assert self._vector_oid is not None
         oid = self._vector_oid
-        found = self._run(
-            lambda conn: set_vectors(
-                conn, self._statements["SET_VECTORS"], held.toolset, held.keys, oid
+        statement = self._statements["SET_VECTORS"]
+        # The cache is asked first: a set's vectors take a connection only to be read.
+        found = self._set_vectors.get(
+            held.toolset,
+            lambda: self._run(
+                lambda conn: read_set_vectors(conn, statement, held.keys, oid), "read", write=False
             ),
-            "read",
-            write=False,
         )
         if self.mode == "vector":
             nearest = found.nearest(vectors, query.limit, query.allowed)
@@ -520,7 +524,9 @@ class PostgresToolIndex(SharedToolIndexBase):
         by_keyword: Candidates = []
         if opts.text_weight and query.terms:
             weights = (opts.name_weight, opts.parameters_weight, opts.description_weight)
-            terms = set_terms(held.toolset, self.analyzer, weights)
+            terms = self._set_terms.get(
+                held.toolset, lambda: SetTerms(tools, self.analyzer, weights)
+            )
             by_keyword = terms.top(query.terms, wanted, k1=opts.k1, b=opts.b, allowed=query.allowed)
         by_vector = found.nearest(vectors, wanted, query.allowed) if opts.vector_weight else []
         return fuse(

@@ -4,7 +4,7 @@ core's: `toolscout.vectors.embedding_text`, imported here for the index).
 A query vector is sent as a binary parameter (dimension, then big-endian float4s), and
 definitions' vectors go through binary COPY, so no float is ever formatted as text. A
 set searched exactly (up to `exact_limit` tools) has its embeddings read once, in binary,
-into one matrix (`set_vectors`): core finds its nearest tools in this process, where one
+into one matrix (`read_set_vectors`): core finds its nearest tools in this process, where one
 matrix product costs less than PostgreSQL scanning the set's vectors for every search.
 """
 
@@ -16,11 +16,9 @@ from typing import Any
 import numpy as np
 from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
-from toolscout.analysis import Analyzer
-from toolscout.toolsets import PerSet, ToolSet
-from toolscout.vectors import SetTerms, SetVectors, embedding_text
+from toolscout.vectors import SetVectors, embedding_text
 
-__all__ = ["Vector", "embedding_text", "set_terms", "set_vectors", "vector_dumper"]
+__all__ = ["Vector", "embedding_text", "read_set_vectors", "vector_dumper"]
 
 
 class Vector:
@@ -55,34 +53,14 @@ class _RawVector(Loader):
         return bytes(data[4:])
 
 
-# The vectors and postings this process read or built, per set as it read it (a set
-# dropped from the set cache takes them with it).
-_read: PerSet[SetVectors] = PerSet()
-_terms: PerSet[SetTerms] = PerSet()
-
-
-def set_vectors(
-    conn: Any, statement: str, toolset: ToolSet, keys: dict[str, Any], oid: int
-) -> SetVectors:
-    """The set's stored embeddings as one matrix, read once per set (binary, by definition
-    key: a definition never changes, so these are the set's at the revision read; one
-    without a vector yet is left out, and scores 0)."""
-
-    def read() -> SetVectors:
-        cursor = conn.cursor(binary=True)
-        cursor.adapters.register_loader(oid, _RawVector)
-        rows = cursor.execute(statement, {"keys": list(keys.values())}).fetchall()
-        name_of = {key: name for name, key in keys.items()}
-        names = [name_of[key] for key, _ in rows]
-        flat = np.frombuffer(b"".join(blob for _, blob in rows), dtype=">f4")
-        return SetVectors(names, flat.astype(np.float32).reshape(len(rows), -1))
-
-    return _read.get(toolset, read)
-
-
-def set_terms(
-    toolset: ToolSet, analyzer: Analyzer, weights: tuple[float, float, float]
-) -> SetTerms:
-    """The set's BM25F postings in this process (built once per set read; the weights are
-    the index's, fixed for its life)."""
-    return _terms.get(toolset, lambda: SetTerms(toolset.tools, analyzer, weights))
+def read_set_vectors(conn: Any, statement: str, keys: dict[str, Any], oid: int) -> SetVectors:
+    """A set's stored embeddings as one matrix, read in binary by definition key (a
+    definition never changes, so these are the set's at the revision read; one without a
+    vector yet is left out, and scores 0)."""
+    cursor = conn.cursor(binary=True)
+    cursor.adapters.register_loader(oid, _RawVector)
+    rows = cursor.execute(statement, {"keys": list(keys.values())}).fetchall()
+    name_of = {key: name for name, key in keys.items()}
+    names = [name_of[key] for key, _ in rows]
+    flat = np.frombuffer(b"".join(blob for _, blob in rows), dtype=">f4")
+    return SetVectors(names, flat.astype(np.float32).reshape(len(rows), -1))
