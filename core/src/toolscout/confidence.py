@@ -219,11 +219,9 @@ def answer_confidence(hit_confidences: Sequence[float]) -> float:
 _profiles: PerSet[CatalogProfile] = PerSet()
 
 
-def profile_of(
-    toolset: ToolSet, tools: Mapping[str, ToolReference], analyzer: Analyzer
-) -> CatalogProfile:
+def profile_of(toolset: ToolSet, analyzer: Analyzer) -> CatalogProfile:
     """The profile of a tool set, built once per set and analysis (`analyzer.signature`)
     and dropped with the set."""
     return _profiles.get(
-        toolset, lambda: CatalogProfile.of(tools.values(), analyzer), analyzer.signature
+        toolset, lambda: CatalogProfile.of(toolset.tools.values(), analyzer), analyzer.signature
     )

@@ -289,7 +289,7 @@ def _by_coverage(
     from toolscout.analysis import clauses
     from toolscout.confidence import profile_of
 
-    profile = profile_of(toolset, toolset.tools, analyzer)
+    profile = profile_of(toolset, analyzer)
     steps = clauses(query.text)
     parts: list[Sequence[str]] = [query.terms]  # without repeats, as a clause's are made
     parts += [tuple(dict.fromkeys(analyzer.query_terms(step))) for step in steps if len(steps) > 1]
