@@ -80,14 +80,15 @@ def test_the_first_sentence_of_a_description_outweighs_parameters(
 
 def test_a_score_is_scaled_by_the_share_of_the_query_the_tool_has() -> None:
     """`query_coverage`: a tool with one of the query's three known words keeps
-    (1/3)^0.3 of its score, one with two keeps (2/3)^0.3."""
+    (1/3)^0.3 of its score, one with two keeps (2/3)^0.3 (related words off: `money` and
+    `currency` would count for each other)."""
     tools = [
         tool("rates_history", "Rates history: rates by day, rates by month, rates by year."),
         tool("convert_money", "Convert money from one currency to another at a fixed price."),
     ]
     scores = {}
     for coverage in (0.3, 0.0):
-        index = RegexToolIndex(query_coverage=coverage, name_coverage_weight=0)
+        index = RegexToolIndex(query_coverage=coverage, name_coverage_weight=0, related_weight=0)
         index.index_tools(SESSION, tools)
         found = index.search(ToolSearchRequest(SESSION, "convert money rates llamas"))
         scores[coverage] = {hit.name: hit.score for hit in found.references}
@@ -212,9 +213,55 @@ TRIP = "Book a flight seat and a hotel room for the flight dates, then email the
 @pytest.mark.parametrize("split", [True, False])
 def test_each_clause_of_a_request_finds_its_tool(split: bool) -> None:
     """The email step is outweighed by the flight and hotel words of the whole query; its
-    own clause finds it (`split_query`, core's `toolscout.clause_search`)."""
+    own clause finds it (`split_query`, core's `toolscout.clause_search`) on a page of five
+    (`CLAUSE_DEPTH`)."""
     index = RegexToolIndex(split_query=split)
     index.index_tools(SESSION, TRIP_TOOLS)
-    names = index.search(ToolSearchRequest(SESSION, TRIP, 3)).names
+    names = index.search(ToolSearchRequest(SESSION, TRIP, 5)).names
     assert {"book_flight", "book_hotel"} <= set(names)
     assert ("send_email" in names) is split
+
+
+WEATHER_TOOLS = [
+    tool("weather_now", "Provide the latest weather information for a city."),
+    tool("send_invoice", "Create an invoice for a customer and email it."),
+    tool("slack_send_message", "Post a message to a Slack channel."),
+]
+
+
+def test_a_word_no_tool_has_finds_tools_with_a_related_word() -> None:
+    """`related_weight` (core's `toolscout.related`): rain → weather, bill → invoice.
+    Core's confidence counts only the query's own words: with its default floor, a tool
+    that has none of them is no answer."""
+    rain = ToolSearchRequest(SESSION, "will it rain this weekend?")
+    bill = ToolSearchRequest(SESSION, "bill the customer")
+    index = RegexToolIndex(min_confidence=0)
+    index.index_tools(SESSION, WEATHER_TOOLS)
+    assert index.search(rain).names == ["weather_now"]
+    assert index.search(bill).names[0] == "send_invoice"
+    off = RegexToolIndex(related_weight=0, min_confidence=0)
+    off.index_tools(SESSION, WEATHER_TOOLS)
+    assert off.search(rain).names == []
+    assert off.search(bill).references[0].score < index.search(bill).references[0].score
+    floored = RegexToolIndex()
+    floored.index_tools(SESSION, WEATHER_TOOLS)
+    assert floored.search(rain).names == []
+    assert floored.search(bill).names[0] == "send_invoice"
+
+
+def test_the_word_itself_outweighs_a_related_one() -> None:
+    index = RegexToolIndex(min_confidence=0)
+    index.index_tools(
+        SESSION,
+        [tool("weather_now", "Current weather."), tool("rain_radar", "Rain radar.")],
+    )
+    found = index.search(ToolSearchRequest(SESSION, "rain")).references
+    assert [hit.name for hit in found] == ["rain_radar", "weather_now"]
+    assert found[1].score < 0.5 * found[0].score
+
+
+def test_an_index_that_does_not_stem_tries_no_related_words() -> None:
+    """The table's words are stems: they would not match an unstemmed index's words."""
+    index = RegexToolIndex(stemming=False)
+    index.index_tools(SESSION, WEATHER_TOOLS)
+    assert index.search(ToolSearchRequest(SESSION, "rain")).names == []
