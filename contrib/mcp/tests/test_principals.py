@@ -83,7 +83,9 @@ def test_two_principals_see_and_call_only_their_own_tools(tmp_path: Path) -> Non
 
             data = await search(session, "send a message to a channel")
             log.append(json.dumps(data))
-            assert [tool["name"] for tool in data["tools"]] == ["calendar__send_message"]
+            found = [tool["name"] for tool in data["tools"]]
+            assert found[0] == "calendar__send_message"  # hers; chat's is not
+            assert not {"chat__send_message", "list_channels"} & set(found)
             assert "unavailable_servers" not in data  # vault is not hers to know of
 
             # Named exactly, a tool she may not use is unknown, and no message names another.
