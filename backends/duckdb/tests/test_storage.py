@@ -50,8 +50,8 @@ def test_a_change_by_one_sharer_copies_the_set(index: DuckDBToolIndex) -> None:
     index.index_tools("b", tools)
     index.index_tool("a", ToolReference("whale_watch", "Spot migratory whales."))
     assert count(index, "sets") == 2
-    assert names(index, "a", "migratory whales") == ["whale_watch"]
-    assert names(index, "b", "migratory whales") == []
+    assert names(index, "a", "migratory whales")[0] == "whale_watch"
+    assert "whale_watch" not in names(index, "b", "migratory whales")
     index.clear_index("b")  # the original set goes with its last holder
     assert count(index, "sets") == 1
     assert count(index, "tools") == len(tools) + 1
@@ -259,3 +259,20 @@ def test_a_closed_index_says_so(index: DuckDBToolIndex) -> None:
         index.index_tools("s", sample_tools()[:3])
     with pytest.raises(RuntimeError, match="closed"):
         index.index_tools("t", sample_tools()[:2])  # a set the index already holds
+
+
+@pytest.mark.parametrize("scoring", ["cache", "sql"])
+def test_a_word_no_tool_has_finds_a_tool_with_a_related_word(scoring: str) -> None:
+    """`related_weight` (core's `toolscout.related`): rain → weather, in both scorings; the
+    word itself outweighs a related one, and an index that does not stem has none."""
+    weather = ToolReference("weather_now", "Provide the latest weather information.")
+    tools = [weather, ToolReference("send_email", "Send an email.")]
+    index = DuckDBToolIndex(scoring=scoring, min_confidence=0)
+    index.index_tools("s", tools)
+    assert names(index, "s", "rain") == ["weather_now"]
+    index.index_tool("s", ToolReference("rain_radar", "Rain radar images."))
+    assert names(index, "s", "rain") == ["rain_radar", "weather_now"]
+    for options in ({"related_weight": 0}, {"stemming": False}):
+        plain = DuckDBToolIndex(scoring=scoring, min_confidence=0, **options)
+        plain.index_tools("s", tools)
+        assert names(plain, "s", "rain") == []

@@ -6,7 +6,7 @@ import pytest
 import toolscout
 from tantivy_catalog import CATALOG
 from toolscout import ConfigError, ToolReference, ToolSearchRequest
-from toolscout.options import PersistentOptions
+from toolscout.options import KeywordOptions, PersistentOptions
 from toolscout_tantivy import TantivyOptions, TantivyToolIndex
 
 
@@ -41,7 +41,9 @@ def test_a_heap_too_small_for_the_threads_is_explained() -> None:
 def test_the_options_model_is_core_vocabulary_plus_the_engine_own() -> None:
     assert TantivyToolIndex.Options is TantivyOptions
     assert issubclass(TantivyOptions, PersistentOptions)
-    own = set(TantivyOptions.model_fields) - set(PersistentOptions.model_fields)
+    assert issubclass(TantivyOptions, KeywordOptions)
+    core = set(PersistentOptions.model_fields) | set(KeywordOptions.model_fields)
+    own = set(TantivyOptions.model_fields) - core
     assert own == {"tie_breaker", "writer_heap_mb", "writer_threads"}
 
 
@@ -80,3 +82,20 @@ def test_min_score_drops_weak_hits_but_keeps_named_tools() -> None:
         index.index_tools("s", CATALOG)
         assert index.search(ToolSearchRequest("s", "weather city")).names == []
         assert index.search(ToolSearchRequest("s", "get_weather")).names == ["get_weather"]
+
+
+def test_a_word_no_tool_has_finds_a_tool_with_a_related_word() -> None:
+    """`related_weight` (core's `toolscout.related`): rain → weather; the word itself
+    outweighs a related one, and an index that does not stem has no related words."""
+    weather = ToolReference("weather_now", "Provide the latest weather information.")
+    tools = [weather, ToolReference("send_email", "Send an email.")]
+    radar = ToolReference("rain_radar", "Rain radar images.")
+    with TantivyToolIndex(min_confidence=0) as index:
+        index.index_tools("s", tools)
+        assert index.search(ToolSearchRequest("s", "rain")).names == ["weather_now"]
+        index.index_tool("s", radar)
+        assert index.search(ToolSearchRequest("s", "rain")).names == ["rain_radar", "weather_now"]
+    for options in ({"related_weight": 0}, {"stemming": False}):
+        with TantivyToolIndex(min_confidence=0, **options) as index:
+            index.index_tools("s", tools)
+            assert index.search(ToolSearchRequest("s", "rain")).names == []

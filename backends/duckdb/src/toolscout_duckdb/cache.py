@@ -86,27 +86,47 @@ class SetIndex:
         return len(self._slots) + len(self.names)
 
     def search(
-        self, terms: Sequence[str], limit: int, allowed: Collection[str] | None
+        self,
+        groups: Sequence[Sequence[tuple[str, float]]],
+        limit: int,
+        allowed: Collection[str] | None,
     ) -> tuple[list[tuple[str, float]], int]:
-        """The best `limit` (name, score), best first (ties by name), and how many matched."""
-        rows = [self._vocabulary[term] for term in terms if term in self._vocabulary]
-        if not rows:
-            return [], 0
+        """The best `limit` (name, score), best first (ties by name), and how many matched.
+
+        `groups` holds each query term's words with their discounts: the term itself at 1,
+        then its related words (`toolscout.related`). A tool scores a group's best word."""
+        vocabulary = self._vocabulary
         indptr = self._indptr
-        slots: np.ndarray[Any, Any]
-        scores: np.ndarray[Any, Any]
-        if len(rows) == 1:
-            lo, hi = indptr[rows[0]], indptr[rows[0] + 1]
-            slots, scores = self._slots[lo:hi], self._scores[lo:hi]
-        else:
-            parts = [slice(indptr[row], indptr[row + 1]) for row in rows]
-            summed = np.bincount(
-                np.concatenate([self._slots[part] for part in parts]),
-                weights=np.concatenate([self._scores[part] for part in parts]),
-                minlength=len(self.names),
-            )
-            slots = np.flatnonzero(summed)
-            scores = summed[slots]
+        summed = np.zeros(len(self.names), dtype=np.float64)
+        best: np.ndarray[Any, Any] | None = None  # a group's best score per tool, reused
+        matched_any = False
+        for group in groups:
+            rows = [(vocabulary[word], discount) for word, discount in group if word in vocabulary]
+            if not rows:
+                continue
+            matched_any = True
+            if len(rows) == 1:
+                row, discount = rows[0]
+                held = slice(indptr[row], indptr[row + 1])
+                summed[self._slots[held]] += self._scores[held] * discount  # distinct tools
+                continue
+            if best is None:
+                best = np.zeros(len(self.names), dtype=np.float64)
+            touched = []
+            for row, discount in rows:
+                held = slice(indptr[row], indptr[row + 1])
+                tools = self._slots[held]
+                best[tools] = np.maximum(best[tools], self._scores[held] * discount)
+                touched.append(tools)
+            tools = np.concatenate(touched)
+            # A tool holding several of the words appears more than once: a fancy `+=`
+            # reads every element before writing, so its best is added once.
+            summed[tools] += best[tools]
+            best[tools] = 0.0
+        if not matched_any:
+            return [], 0
+        slots = np.flatnonzero(summed)
+        scores = summed[slots]
         if allowed is not None:
             mask = np.zeros(len(self.names), dtype=np.bool_)
             mask[[self._slot_of[name] for name in allowed if name in self._slot_of]] = True

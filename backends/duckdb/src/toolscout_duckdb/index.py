@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from toolscout.clause_search import search_by_clause
+from toolscout.confidence import profile_of
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase
+from toolscout.related import related_in
 from toolscout.toolsets import StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -315,19 +317,33 @@ class DuckDBToolIndex(ToolIndexBase):
         terms = query.terms
         if key is None or not terms:
             return [], 0
+        groups = self._word_groups(toolset, terms)
         if self.options.scoring == "sql":
-            ranked, total = self._search_sql(key, terms, query)
+            ranked, total = self._search_sql(key, groups, query)
         else:
             entry = self._cache.get(key) or self._load(key)
             if entry is None:
                 return [], 0
-            ranked, total = entry.search(terms, query.limit, query.allowed)
+            ranked, total = entry.search(groups, query.limit, query.allowed)
         tools = toolset.tools
         hits = [
             ToolHit(name, score, tools[name].summary if name in tools else "")
             for name, score in ranked
         ]
         return hits, total
+
+    def _word_groups(self, toolset: ToolSet, terms: Sequence[str]) -> list[list[tuple[str, float]]]:
+        """Each query term with its discount (1), then its related words the set has
+        (`toolscout.related`) at `related_weight` times their similarity."""
+        weight = self.options.related_weight
+        if weight == 0.0 or not self.analyzer.stemming:  # the related words are stems
+            return [[(term, 1.0)] for term in terms]
+        vocabulary = profile_of(toolset, self.analyzer).weights
+        return [
+            [(term, 1.0)]
+            + [(word, weight * similarity) for word, similarity in related_in(term, vocabulary)]
+            for term in terms
+        ]
 
     def _load(self, key: int) -> SetIndex | None:
         """Build a set's `SetIndex` from its stored postings (one snapshot of the store)."""
@@ -372,7 +388,7 @@ class DuckDBToolIndex(ToolIndexBase):
             return entry
 
     def _search_sql(
-        self, key: int, terms: Sequence[str], query: Query
+        self, key: int, groups: Sequence[Sequence[tuple[str, float]]], query: Query
     ) -> tuple[list[tuple[str, float]], int]:
         wn, wp, wd = self._bm25.weights
         allowed = query.allowed
@@ -383,7 +399,9 @@ class DuckDBToolIndex(ToolIndexBase):
             "wd": wd,
             "k1": self._bm25.k1,
             "b": self._bm25.b,
-            "terms": list(terms),
+            "queried": [group[0][0] for group in groups for _ in group],
+            "words": [word for group in groups for word, _ in group],
+            "discounts": [discount for group in groups for _, discount in group],
             "everything": allowed is None,
             "allowed": sorted(allowed) if allowed else [],
             "limit": query.limit,

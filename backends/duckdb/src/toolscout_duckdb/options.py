@@ -1,9 +1,9 @@
 """The options of the `duckdb` backend: `[tool.toolscout.backends.duckdb]` in config.
 
 The shared vocabulary (`path`, `name_weight`, `parameters_weight`, `description_weight`,
-`stemming`, `stop_words`, `min_score`, `max_results`) comes from
-`toolscout.options.PersistentOptions`; this backend weighs parameters at 0.5 instead of 1,
-and adds BM25's `k1` and `b` and the `scoring` mode.
+`stemming`, `stop_words`, `min_score`, `max_results`, `related_weight`) comes from
+`toolscout.options.PersistentOptions` and `KeywordOptions`; this backend weighs parameters
+at 0.5 instead of 1, and adds BM25's `k1` and `b` and the `scoring` mode.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
-from toolscout.options import PersistentOptions
+from toolscout.options import KeywordOptions, PersistentOptions
 
 __all__ = ["DuckDBOptions"]
 
 
-class DuckDBOptions(PersistentOptions):
+class DuckDBOptions(PersistentOptions, KeywordOptions):
     """Validated configuration of `DuckDBToolIndex`.
 
     Field weights scale each field's term counts and lengths (BM25F): a word in the tool's

@@ -101,7 +101,9 @@ SELECT term, doc, tf_name, tf_params, tf_desc FROM toolscout.postings WHERE set_
 """
 
 #: BM25F over the set's tools (the formula of `toolscout_duckdb.cache.SetIndex`): field
-#: counts and lengths scaled by the weights, Lucene's idf; ties broken by name.
+#: counts and lengths scaled by the weights, Lucene's idf; each query term (`$queried`)
+#: scores the best of its words (`$words`: itself, then its related words) times their
+#: `$discounts`; ties broken by name.
 SEARCH = """
 WITH
 t AS (
@@ -109,20 +111,25 @@ t AS (
     FROM toolscout.tools WHERE set_key = $k
 ),
 s AS (SELECT count(*)::DOUBLE AS n, greatest(sum(dl) / count(*), 1e-9) AS avgdl FROM t),
+w AS (
+    SELECT unnest($queried::VARCHAR[]) AS q, unnest($words::VARCHAR[]) AS term,
+           unnest($discounts::DOUBLE[]) AS discount
+),
 h AS (
     SELECT term, doc, ($wn * tf_name + $wp * tf_params + $wd * tf_desc)::DOUBLE AS tf
     FROM toolscout.postings
-    WHERE set_key = $k AND list_contains($terms::VARCHAR[], term)
+    WHERE set_key = $k AND list_contains($words::VARCHAR[], term)
 ),
 df AS (SELECT term, count(*)::DOUBLE AS df FROM h GROUP BY term),
-sc AS (
-    SELECT h.doc,
-           sum(ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * h.tf * ($k1 + 1)
+per AS (
+    SELECT h.doc, w.q,
+           max(w.discount * ln(1 + (s.n - df.df + 0.5) / (df.df + 0.5)) * h.tf * ($k1 + 1)
                / (h.tf + $k1 * (1 - $b + $b * t.dl / s.avgdl))) AS score
-    FROM h JOIN df USING (term) JOIN t USING (doc) CROSS JOIN s
+    FROM h JOIN w USING (term) JOIN df USING (term) JOIN t USING (doc) CROSS JOIN s
     WHERE h.tf > 0
-    GROUP BY h.doc
-)
+    GROUP BY h.doc, w.q
+),
+sc AS (SELECT doc, sum(score) AS score FROM per GROUP BY doc)
 SELECT t.name, sc.score, count(*) OVER () AS total
 FROM sc JOIN t USING (doc)
 WHERE $everything OR list_contains($allowed::VARCHAR[], t.name)

@@ -41,7 +41,7 @@ from pydantic import Field
 from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
 from toolscout.clause_search import search_by_clause
 from toolscout.index import Query
-from toolscout.options import IndexOptions
+from toolscout.options import KeywordOptions
 from toolscout.related import related_in
 from toolscout.text import first_sentence, split_words
 from toolscout.toolsets import ToolSet
@@ -64,12 +64,13 @@ _MAX_QUERY_TERMS = 128
 _PER_MATCH_ALLOWANCE = 20e-6
 
 
-class RegexOptions(IndexOptions):
+class RegexOptions(KeywordOptions):
     """Options of the `regex` backend (`[tool.toolscout.backends.regex]`).
 
     The shared vocabulary (`name_weight`, `parameters_weight`, `description_weight`,
-    `stemming`, `stop_words`, `min_score`, `max_results`) is core's; parameters weigh a
-    little more here by default, and the rest are this engine's own.
+    `stemming`, `stop_words`, `min_score`, `max_results`, and the keyword backends'
+    `related_weight`) is core's; parameters weigh a little more here by default, and the
+    rest are this engine's own.
     """
 
     parameters_weight: float = Field(
@@ -100,15 +101,6 @@ class RegexOptions(IndexOptions):
         ge=0,
         le=1,
         description="Discount for a query word matching a longer word it begins (0 disables).",
-    )
-    # Tuned on ../shared/eval BFCL (nDCG@10 0.769 -> 0.780), confirmed on MetaTool and
-    # Seal-Tools (docs/backends/regex.md).
-    related_weight: float = Field(
-        0.4,
-        ge=0,
-        le=1,
-        description="Discount for a query word matching a word related in meaning (rain → "
-        "weather, bill → invoice), times their similarity (0 disables).",
     )
     timeout_ms: float = Field(
         100.0,

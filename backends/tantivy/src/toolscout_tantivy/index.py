@@ -37,9 +37,11 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolscout.clause_search import search_by_clause
+from toolscout.confidence import profile_of
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
-from toolscout.toolsets import StoredState, ToolSet
+from toolscout.related import related_in
+from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
 from toolscout_tantivy.options import TantivyOptions
@@ -121,6 +123,8 @@ class TantivyToolIndex(ToolIndexBase):
         self._next_num = 0
         self._set_ids: set[str] = set()
         self._term_clauses: dict[str, tuple[tantivy.Occur, tantivy.Query]] = {}
+        # Per set: term → its clause widened by its related words (`_with_related`).
+        self._widened: PerSet[dict[str, tuple[tantivy.Occur, tantivy.Query]]] = PerSet()
         self._set_queries: dict[str, tantivy.Query] = {}
         self._log: SessionLog | None = None
         self._drops: list[str] = []  # sets to delete once the sessions log is written
@@ -439,6 +443,44 @@ class TantivyToolIndex(ToolIndexBase):
         clause = self._term_clauses[term] = (Occur.Should, query)
         return clause
 
+    def _with_related(
+        self,
+        toolset: ToolSet,
+        terms: Sequence[str],
+        clauses: list[tuple[tantivy.Occur, tantivy.Query]],
+    ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+        """Each term's clause, or the best of it and its related words the set has
+        (`toolscout.related`), each discounted by `related_weight` times its similarity:
+        a dismax without tie-breaking, so a tool holding both counts the term once.
+        Kept per set and term, as the plain clauses are per term."""
+        from tantivy import Query as TantivyQuery
+
+        memo = self._widened.get(toolset, dict)
+        vocabulary = None
+        weight = self.options.related_weight
+        cached = self._term_clauses
+        widened = []
+        for term, clause in zip(terms, clauses, strict=True):
+            found = memo.get(term)
+            if found is None:
+                if vocabulary is None:
+                    vocabulary = profile_of(toolset, self.analyzer).weights
+                related = related_in(term, vocabulary)
+                found = clause
+                if related:
+                    alternatives = [clause[1]] + [
+                        TantivyQuery.boost_query(
+                            (cached.get(word) or self._term_clause(word))[1], weight * similarity
+                        )
+                        for word, similarity in related
+                    ]
+                    found = (clause[0], TantivyQuery.disjunction_max_query(alternatives, 0.0))
+                if len(memo) >= _TERM_CACHE_SIZE:
+                    memo.clear()  # as the plain clauses: crude but bounded
+                memo[term] = found
+            widened.append(found)
+        return widened
+
     def _scope(self, toolset: ToolSet, allowed: frozenset[str] | None) -> tantivy.Query:
         """The documents a search may return, as a zero-score filter."""
         from tantivy import Query as TantivyQuery
@@ -467,9 +509,10 @@ class TantivyToolIndex(ToolIndexBase):
         if not terms:
             return None  # only stop words or punctuation: nothing to look for
         cached = self._term_clauses
-        text = TantivyQuery.boolean_query(
-            [cached.get(term) or self._term_clause(term) for term in terms]
-        )
+        clauses = [cached.get(term) or self._term_clause(term) for term in terms]
+        if self.options.related_weight > 0.0 and self.analyzer.stemming:
+            clauses = self._with_related(toolset, terms, clauses)
+        text = TantivyQuery.boolean_query(clauses)
         if only == toolset.id and query.allowed is None:
             return text
         scope = self._scope(toolset, query.allowed)

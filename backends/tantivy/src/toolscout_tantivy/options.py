@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from pydantic import Field
-from toolscout.options import PersistentOptions
+from toolscout.options import KeywordOptions, PersistentOptions
 
 __all__ = ["TantivyOptions"]
 
 
-class TantivyOptions(PersistentOptions):
+class TantivyOptions(PersistentOptions, KeywordOptions):
     """Options of `TantivyToolIndex`; unknown keys are rejected with the allowed ones listed.
 
     The shared vocabulary (`name_weight`, `parameters_weight`, `description_weight`,
-    `stemming`, `stop_words`, `min_score`, `max_results`, `path`) is core's; the field
+    `stemming`, `stop_words`, `min_score`, `max_results`, `path`, `related_weight`) is
+    core's; the field
     weights default to what ranks best here, and the rest are this engine's own.
     `stemming` and `stop_words` shape the indexed terms, so a directory index records them
     (as core's analyzer signature) and refuses to reopen with different ones; the weights
