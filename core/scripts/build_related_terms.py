@@ -1,4 +1,4 @@
-"""Build `toolscout/data/related_terms.txt.gz`, the table of related words (`toolscout.related`).
+"""Build `toolscout/data/related_terms.bin.gz`, the table of related words (`toolscout.related`).
 
 Run from the repository root, with the default embedder and `wordfreq` installed:
 
@@ -10,13 +10,17 @@ three or more) and the whole words of MiniLM's own vocabulary. Each word is embe
 the default embedder (onnx, all-MiniLM-L6-v2); the words that core's analysis reduces to one
 stem share it, and the stem's vector is their mean, normalised. Each stem keeps its
 `NEIGHBOURS` nearest other stems by cosine similarity, of at least `MIN_SIMILARITY`, best
-first. A line is `stem other:similarity other:similarity ...` (similarity in hundredths).
+first. The file (gzip) holds `HEADER`, the stems sorted and newline-joined, a NUL, then per
+stem its count of neighbours (uint8), then every neighbour as an index into the stems
+(uint16, little-endian), then every neighbour's similarity in hundredths (uint8).
 """
 
 from __future__ import annotations
 
 import gzip
 import re
+import sys
+from array import array
 from collections import defaultdict
 from pathlib import Path
 
@@ -25,7 +29,9 @@ from toolscout.analysis import analyzer
 from toolscout.embedders import load_embedder
 from wordfreq import top_n_list
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "toolscout" / "data" / "related_terms.txt.gz"
+OUT = Path(__file__).resolve().parents[1] / "src" / "toolscout" / "data" / "related_terms.bin.gz"
+#: The format's name and version, the file's first bytes (`toolscout.related` checks it).
+HEADER = b"toolscout-related-terms 1\n"
 FREQUENT_WORDS = 50_000
 NEIGHBOURS = 24
 MIN_SIMILARITY = 0.5
@@ -51,20 +57,27 @@ def main() -> None:
     names = sorted(stems)
     matrix = np.stack([vectors[stems[name]].mean(axis=0) for name in names])
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
-    lines = []
+    counts = array("B")
+    neighbours = array("H")  # indexes into `names`
+    similarities = array("B")  # in hundredths
     for start in range(0, len(names), 2_000):
         block = matrix[start : start + 2_000] @ matrix.T
         for offset, row in enumerate(block):
             row[start + offset] = -1.0  # not its own neighbour
             best = np.argpartition(-row, NEIGHBOURS)[:NEIGHBOURS]
             best = best[np.argsort(-row[best], kind="stable")]
-            kept = [
-                f"{names[j]}:{round(float(row[j]) * 100)}" for j in best if row[j] >= MIN_SIMILARITY
-            ]
-            if kept:
-                lines.append(f"{names[start + offset]} {' '.join(kept)}")
-    OUT.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode(), compresslevel=9, mtime=0))
-    print(f"{len(words)} words, {len(names)} stems, {len(lines)} with neighbours: {OUT}")
+            kept = [int(j) for j in best if row[j] >= MIN_SIMILARITY]
+            counts.append(len(kept))
+            neighbours.extend(kept)
+            similarities.extend(round(float(row[j]) * 100) for j in kept)
+    if sys.byteorder == "big":
+        neighbours.byteswap()  # the file is little-endian
+    blob = b"".join([HEADER, "\n".join(names).encode(), b"\0", counts, neighbours, similarities])
+    OUT.write_bytes(gzip.compress(blob, compresslevel=9, mtime=0))
+    print(
+        f"{len(words)} words, {len(names)} stems, {len(neighbours)} neighbours, "
+        f"{OUT.stat().st_size:,} bytes: {OUT}"
+    )
 
 
 if __name__ == "__main__":

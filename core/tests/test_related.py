@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import gzip
-import importlib.resources
-
 import pytest
 from toolscout.analysis import analyzer
-from toolscout.related import MIN_SIMILARITY, related_in, related_terms
+from toolscout.related import MIN_SIMILARITY, _read, related_in, related_terms
 
 
 def test_a_word_is_related_to_words_of_like_meaning() -> None:
@@ -45,13 +42,12 @@ def test_only_the_catalog_s_words_are_tried_nearest_first_and_at_most_the_limit(
     assert related_in("rain", {"send", "message"}) == []
 
 
-def test_every_line_of_the_table_parses() -> None:
-    resource = importlib.resources.files("toolscout") / "data" / "related_terms.txt.gz"
-    lines = gzip.decompress(resource.read_bytes()).decode().splitlines()
-    assert len(lines) > 25_000
-    for line in lines[:: len(lines) // 500]:
-        stem, *entries = line.split(" ")
-        assert stem.isalpha() and stem.islower() and entries
-        for entry in entries:
-            word, _, hundredths = entry.rpartition(":")
-            assert word.isalpha() and 50 <= int(hundredths) <= 100
+def test_every_entry_of_the_table_is_a_stem_with_its_similarity() -> None:
+    table = _read()
+    assert len(table.stems) > 25_000 and table.stems == sorted(table.stems)
+    assert len(table.neighbours) == len(table.similarities) == table.spans[-1][1]
+    for stem in table.stems[:: len(table.stems) // 500]:
+        assert stem.isalpha() and stem.islower()
+        for word, similarity in related_terms(stem):
+            assert word in table.index and word != stem
+            assert MIN_SIMILARITY <= similarity <= 1.0
