@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 from toolscout.analysis import analyzer
-from toolscout.related import MIN_SIMILARITY, _read, related_in, related_terms
+from toolscout.related import (
+    MIN_SIMILARITY,
+    _read,
+    discounted_related,
+    related_in,
+    related_terms,
+)
 
 
 def test_a_word_is_related_to_words_of_like_meaning() -> None:
@@ -51,3 +57,13 @@ def test_every_entry_of_the_table_is_a_stem_with_its_similarity() -> None:
         for word, similarity in related_terms(stem):
             assert word in table.index and word != stem
             assert MIN_SIMILARITY <= similarity <= 1.0
+
+
+def test_the_discounts_are_the_weight_times_the_similarity_and_none_without_stemming() -> None:
+    catalog = {"weather", "water", "flood"}
+    nearest = related_in("rain", catalog)
+    assert discounted_related("rain", catalog, 0.4, analyzer()) == [
+        (word, 0.4 * similarity) for word, similarity in nearest
+    ]
+    assert discounted_related("rain", catalog, 0.0, analyzer()) == []
+    assert discounted_related("rain", catalog, 0.4, analyzer(stemming=False)) == []

@@ -10,10 +10,11 @@ vectors of the words alone, averaged over the words sharing a stem; only similar
 at least `MIN_SIMILARITY` are kept. `core/scripts/build_related_terms.py` builds it from
 English's 50,000 most frequent words (wordfreq) and MiniLM's own vocabulary.
 
-`related_in(term, vocabulary)` is the one rule engines apply: the `MAX_RELATED` nearest
-words of `term` that the catalog has. An engine scores a tool holding such a word as if it
-held the query word, times the similarity and its own discount (the regex backend's
-`related_weight`). The table is read on the first lookup (about 45 ms).
+`discounted_related(term, vocabulary, weight, analyzer)` is the one rule keyword engines
+apply: the `MAX_RELATED` nearest words of `term` that the set has (`related_in`), each
+with its discount, the `related_weight` option times the similarity. An engine scores a
+tool by the best of the term and these words, each times its discount. The table is read
+on the first lookup (about 45 ms).
 """
 
 from __future__ import annotations
@@ -26,8 +27,12 @@ from array import array
 from collections.abc import Container
 from functools import lru_cache
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
-__all__ = ["MAX_RELATED", "MIN_SIMILARITY", "related_in", "related_terms"]
+if TYPE_CHECKING:
+    from toolscout.analysis import Analyzer
+
+__all__ = ["MAX_RELATED", "MIN_SIMILARITY", "discounted_related", "related_in", "related_terms"]
 
 #: Related words a query word is expanded to at most (the nearest the catalog has).
 MAX_RELATED = 3
@@ -103,3 +108,15 @@ def related_in(
             if len(found) == limit:
                 break
     return found
+
+
+def discounted_related(
+    term: str, vocabulary: Container[str], weight: float, analyzer: Analyzer
+) -> list[tuple[str, float]]:
+    """The words a keyword engine also scores for `term`: `related_in` the set's
+    `vocabulary`, each with its discount, `weight` (the `related_weight` option) times its
+    similarity. None when `weight` is 0, or when `analyzer` does not stem: the table's
+    words are stems, and an unstemmed index holds other forms."""
+    if weight <= 0.0 or not analyzer.stemming:
+        return []
+    return [(word, weight * similarity) for word, similarity in related_in(term, vocabulary)]

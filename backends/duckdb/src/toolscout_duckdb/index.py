@@ -24,7 +24,7 @@ from toolscout.clause_search import search_by_clause
 from toolscout.confidence import profile_of
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase
-from toolscout.related import related_in
+from toolscout.related import discounted_related
 from toolscout.toolsets import StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -333,15 +333,12 @@ class DuckDBToolIndex(ToolIndexBase):
         return hits, total
 
     def _word_groups(self, toolset: ToolSet, terms: Sequence[str]) -> list[list[tuple[str, float]]]:
-        """Each query term with its discount (1), then its related words the set has
-        (`toolscout.related`) at `related_weight` times their similarity."""
+        """Each query term with its discount (1), then its related words the set has, with
+        theirs (core's `discounted_related`)."""
         weight = self.options.related_weight
-        if weight == 0.0 or not self.analyzer.stemming:  # the related words are stems
-            return [[(term, 1.0)] for term in terms]
         vocabulary = profile_of(toolset, self.analyzer).weights
         return [
-            [(term, 1.0)]
-            + [(word, weight * similarity) for word, similarity in related_in(term, vocabulary)]
+            [(term, 1.0), *discounted_related(term, vocabulary, weight, self.analyzer)]
             for term in terms
         ]
 

@@ -42,7 +42,7 @@ from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
 from toolscout.clause_search import search_by_clause
 from toolscout.index import Query
 from toolscout.options import KeywordOptions
-from toolscout.related import related_in
+from toolscout.related import discounted_related
 from toolscout.text import first_sentence, split_words
 from toolscout.toolsets import ToolSet
 
@@ -329,13 +329,9 @@ class RegexToolIndex(ToolIndexBase):
         prefix_weight = self.options.prefix_weight
         if prefix_weight > 0.0 and len(term) >= _MIN_PREFIX:
             others += [(word, prefix_weight) for word in _expansions(compiled.vocabulary, term)]
-        related_weight = self.options.related_weight
-        if related_weight > 0.0 and self.analyzer.stemming:
-            # The table's words are stems: an index that does not stem has none of them.
-            others += [
-                (word, related_weight * similarity)
-                for word, similarity in related_in(term, compiled.postings)
-            ]
+        others += discounted_related(
+            term, compiled.postings, self.options.related_weight, self.analyzer
+        )
         if not others:
             return exact
         best = dict(exact)

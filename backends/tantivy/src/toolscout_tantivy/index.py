@@ -40,7 +40,7 @@ from toolscout.clause_search import search_by_clause
 from toolscout.confidence import profile_of
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
-from toolscout.related import related_in
+from toolscout.related import discounted_related
 from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -457,7 +457,6 @@ class TantivyToolIndex(ToolIndexBase):
 
         memo = self._widened.get(toolset, dict)
         vocabulary = None
-        weight = self.options.related_weight
         cached = self._term_clauses
         widened = []
         for term, clause in zip(terms, clauses, strict=True):
@@ -465,14 +464,16 @@ class TantivyToolIndex(ToolIndexBase):
             if found is None:
                 if vocabulary is None:
                     vocabulary = profile_of(toolset, self.analyzer).weights
-                related = related_in(term, vocabulary)
+                related = discounted_related(
+                    term, vocabulary, self.options.related_weight, self.analyzer
+                )
                 found = clause
                 if related:
                     alternatives = [clause[1]] + [
                         TantivyQuery.boost_query(
-                            (cached.get(word) or self._term_clause(word))[1], weight * similarity
+                            (cached.get(word) or self._term_clause(word))[1], discount
                         )
-                        for word, similarity in related
+                        for word, discount in related
                     ]
                     found = (clause[0], TantivyQuery.disjunction_max_query(alternatives, 0.0))
                 if len(memo) >= _TERM_CACHE_SIZE:
@@ -510,7 +511,7 @@ class TantivyToolIndex(ToolIndexBase):
             return None  # only stop words or punctuation: nothing to look for
         cached = self._term_clauses
         clauses = [cached.get(term) or self._term_clause(term) for term in terms]
-        if self.options.related_weight > 0.0 and self.analyzer.stemming:
+        if self.options.related_weight > 0.0:
             clauses = self._with_related(toolset, terms, clauses)
         text = TantivyQuery.boolean_query(clauses)
         if only == toolset.id and query.allowed is None:
