@@ -29,13 +29,18 @@ STEPS = (
 
 def _params(index: PostgresToolIndex, text: str, vectors: list[Any]) -> dict[str, Any]:
     opts = index.options
+    terms = list(dict.fromkeys(index.analyzer.query_terms(text)))
     params: dict[str, Any] = {
         "session": "s",
         "allowed": None,
         "wn": opts.name_weight,
         "wp": opts.parameters_weight,
         "wd": opts.description_weight,
-        "terms": list(dict.fromkeys(index.analyzer.query_terms(text))),
+        # The query's own words: hybrid mode scores no related words.
+        "parts": [0] * len(terms),
+        "queried": terms,
+        "words": terms,
+        "discounts": [1.0] * len(terms),
         "k1": opts.k1,
         "b": opts.b,
         "candidates": 50,

@@ -13,7 +13,8 @@ English's 50,000 most frequent words (wordfreq) and MiniLM's own vocabulary.
 `discounted_related(term, vocabulary, weight, analyzer)` is the one rule keyword engines
 apply: the `MAX_RELATED` nearest words of `term` that the set has (`related_in`), each
 with its discount, the `related_weight` option times the similarity. An engine scores a
-tool by the best of the term and these words, each times its discount. The table is read
+tool by the best of the term and these words, each times its discount (`word_groups`
+lists them for a whole query, as an engine that scores in SQL takes them). The table is read
 on the first lookup (about 45 ms).
 """
 
@@ -30,9 +31,20 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from toolscout.analysis import Analyzer
+    from collections.abc import Sequence
 
-__all__ = ["MAX_RELATED", "MIN_SIMILARITY", "discounted_related", "related_in", "related_terms"]
+    from toolscout.analysis import Analyzer
+    from toolscout.toolsets import ToolSet
+
+__all__ = [
+    "MAX_RELATED",
+    "MIN_SIMILARITY",
+    "discounted_related",
+    "related_in",
+    "related_terms",
+    "word_columns",
+    "word_groups",
+]
 
 #: Related words a query word is expanded to at most (the nearest the catalog has).
 MAX_RELATED = 3
@@ -120,3 +132,28 @@ def discounted_related(
     if weight <= 0.0 or not analyzer.stemming:
         return []
     return [(word, weight * similarity) for word, similarity in related_in(term, vocabulary)]
+
+
+def word_groups(
+    terms: Sequence[str], toolset: ToolSet, weight: float, analyzer: Analyzer
+) -> list[list[tuple[str, float]]]:
+    """Per query term, the words a keyword engine scores for it with their discounts: the
+    term itself (1), then its `discounted_related` words of the set (its catalog profile's
+    vocabulary). A tool scores each group's best word; the groups' scores add up."""
+    if weight <= 0.0 or not analyzer.stemming:
+        return [[(term, 1.0)] for term in terms]
+    from toolscout.confidence import profile_of
+
+    vocabulary = profile_of(toolset, analyzer).weights
+    return [
+        [(term, 1.0), *discounted_related(term, vocabulary, weight, analyzer)] for term in terms
+    ]
+
+
+def word_columns(
+    groups: Sequence[Sequence[tuple[str, float]]],
+) -> tuple[list[str], list[str], list[float]]:
+    """`word_groups` as three columns, a row per word, for an engine that scores in SQL:
+    the query term each word stands for, the word, and its discount."""
+    rows = [(group[0][0], word, discount) for group in groups for word, discount in group]
+    return [row[0] for row in rows], [row[1] for row in rows], [row[2] for row in rows]

@@ -458,22 +458,48 @@ class SetTerms:
     ) -> list[tuple[str, float]]:
         """The `limit` best tools by BM25F for `terms` (distinct), best first (ties by
         name), among `allowed` when given (the statistics stay the whole set's)."""
+        groups = [[(term, 1.0)] for term in terms]
+        return self.top_groups(groups, limit, k1=k1, b=b, allowed=allowed)[0]
+
+    def top_groups(
+        self,
+        groups: Sequence[Sequence[tuple[str, float]]],
+        limit: int,
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+        allowed: frozenset[str] | None = None,
+    ) -> tuple[list[tuple[str, float]], int]:
+        """`top` for a keyword backend's query (`toolscout.related.word_groups`): per query
+        term, a tool scores the best of its words, each times its discount. Also how many
+        tools matched."""
         import numpy as np
 
         size = len(self.names)
         scores = np.zeros(size, dtype=np.float64)
         norm = k1 * (1.0 - b + b * self.lengths / self.avgdl)
-        for term in terms:
-            posting = self.postings.get(term)
-            if posting is None:
-                continue
-            rows, tf = posting
-            idf = math.log(1.0 + (size - len(rows) + 0.5) / (len(rows) + 0.5))
-            scores[rows] += idf * tf * (k1 + 1.0) / (tf + norm[rows])
+        best = np.zeros(size, dtype=np.float64)
+        for group in groups:
+            widened = len(group) > 1
+            if widened:
+                best.fill(0.0)
+            for word, discount in group:
+                posting = self.postings.get(word)
+                if posting is None:
+                    continue
+                rows, tf = posting
+                idf = math.log(1.0 + (size - len(rows) + 0.5) / (len(rows) + 0.5))
+                score = discount * idf * tf * (k1 + 1.0) / (tf + norm[rows])
+                if widened:
+                    best[rows] = np.maximum(best[rows], score)
+                else:
+                    scores[rows] += score
+            if widened:
+                scores += best
         matched = np.flatnonzero(scores > 0)
         if allowed is not None:
             matched = np.intersect1d(matched, _allowed_rows(self.rows, allowed))
-        return _best(self.names, scores, limit, matched)
+        return _best(self.names, scores, limit, matched), len(matched)
 
 
 # --- the base of vector backends ------------------------------------------------------

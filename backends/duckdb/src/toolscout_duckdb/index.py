@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from toolscout.clause_search import search_by_clause
-from toolscout.confidence import profile_of
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase
-from toolscout.related import discounted_related
+from toolscout.related import word_columns, word_groups
 from toolscout.toolsets import StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -317,7 +316,7 @@ class DuckDBToolIndex(ToolIndexBase):
         terms = query.terms
         if key is None or not terms:
             return [], 0
-        groups = self._word_groups(toolset, terms)
+        groups = word_groups(terms, toolset, self.options.related_weight, self.analyzer)
         if self.options.scoring == "sql":
             ranked, total = self._search_sql(key, groups, query)
         else:
@@ -331,16 +330,6 @@ class DuckDBToolIndex(ToolIndexBase):
             for name, score in ranked
         ]
         return hits, total
-
-    def _word_groups(self, toolset: ToolSet, terms: Sequence[str]) -> list[list[tuple[str, float]]]:
-        """Each query term with its discount (1), then its related words the set has, with
-        theirs (core's `discounted_related`)."""
-        weight = self.options.related_weight
-        vocabulary = profile_of(toolset, self.analyzer).weights
-        return [
-            [(term, 1.0), *discounted_related(term, vocabulary, weight, self.analyzer)]
-            for term in terms
-        ]
 
     def _load(self, key: int) -> SetIndex | None:
         """Build a set's `SetIndex` from its stored postings (one snapshot of the store)."""
@@ -389,6 +378,7 @@ class DuckDBToolIndex(ToolIndexBase):
     ) -> tuple[list[tuple[str, float]], int]:
         wn, wp, wd = self._bm25.weights
         allowed = query.allowed
+        queried, words, discounts = word_columns(groups)
         params = {
             "k": key,
             "wn": wn,
@@ -396,9 +386,9 @@ class DuckDBToolIndex(ToolIndexBase):
             "wd": wd,
             "k1": self._bm25.k1,
             "b": self._bm25.b,
-            "queried": [group[0][0] for group in groups for _ in group],
-            "words": [word for group in groups for word, _ in group],
-            "discounts": [discount for group in groups for _, discount in group],
+            "queried": queried,
+            "words": words,
+            "discounts": discounts,
             "everything": allowed is None,
             "allowed": sorted(allowed) if allowed else [],
             "limit": query.limit,

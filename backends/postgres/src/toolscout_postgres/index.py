@@ -50,8 +50,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from toolscout.analysis import clauses
+from toolscout.clause_search import search_by_clause
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.index import Capabilities, Query
+from toolscout.related import word_columns, word_groups
 from toolscout.shared import SharedToolIndexBase, StaleSet
 from toolscout.toolsets import PerSet, ToolSet, definition_key
 from toolscout.types import (
@@ -468,8 +471,23 @@ class PostgresToolIndex(SharedToolIndexBase):
         return int(row[0]) if row else 0
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        split = self.mode == "keyword" and self.options.split_query
+        parts = clauses(query.text) if split else []
+        if len(parts) < 2:
+            return self._search_statement(toolset, query)[0]
+        # A query that asks for several things: each clause's best tools too, as in every
+        # keyword backend (vector modes embed the clauses instead), scored with the whole
+        # query (in this process, or in its statement).
+        scored = self._search_statement(toolset, query, parts)
+        found = dict(zip([query.text, *parts], scored, strict=True))
+        return search_by_clause(query, lambda part: found[part.text], self.analyzer)
+
+    def _search_statement(
+        self, toolset: ToolSet, query: Query, parts: Sequence[str] = ()
+    ) -> list[tuple[list[ToolHit], int]]:
         """Search the session's set in one statement, which also returns the set id and
-        revision the session holds: another one than `toolset` is a `StaleSet`."""
+        revision the session holds: another one than `toolset` is a `StaleSet`. The hits
+        of the whole query, then (keyword mode) of each of `parts`."""
         set_id = uuid.UUID(hex=toolset.id)
         held = self._sets_cache.get(set_id)
         if held is None or held.revision != toolset.revision:
@@ -477,12 +495,13 @@ class PostgresToolIndex(SharedToolIndexBase):
             if held is None or held.revision != toolset.revision:
                 raise StaleSet(query.session_id)
         keys = [held.keys[name] for name in query.allowed] if query.allowed is not None else None
-        # A set up to `exact_limit` tools is searched in this process (core's `SetVectors`,
-        # its embeddings read once, and `SetTerms`); the statement checks the session's set.
-        in_process = self.mode != "keyword" and len(held) <= self.options.exact_limit
+        # A set up to `exact_limit` tools is searched in this process (core's `SetTerms`,
+        # and `SetVectors`, its embeddings read once); the statement checks the session's
+        # set. A larger one is searched by the statement.
+        in_process = len(held) <= self.options.exact_limit
         in_sql = self.mode != "keyword" and not in_process
         vector = self._query_vectors(query.text) if in_sql else None
-        rows = self._query(query.session_id, query.text, query.limit, keys, vector)
+        rows = self._query(held, query, parts, keys, vector, in_process)
         if not rows:  # the session holds nothing now
             self._remember(query.session_id, None)
             raise StaleSet(query.session_id)
@@ -490,9 +509,48 @@ class PostgresToolIndex(SharedToolIndexBase):
             self._remember(query.session_id, rows[0][0])
             raise StaleSet(query.session_id)
         self._remember(query.session_id, held.id)
+        if self.mode == "keyword":
+            if in_process:
+                return self._keyword_in_process(held, query, parts)
+            return self._keyword_hits(held, rows, 1 + len(parts))
         if in_process:
-            return self._fuse_in_process(held, query)
-        return self._hits(held, rows, query)
+            return [self._fuse_in_process(held, query)]
+        return [self._hits(held, rows, query)]
+
+    def _set_terms_of(self, held: CachedSet) -> SetTerms:
+        opts = self.options
+        weights = (opts.name_weight, opts.parameters_weight, opts.description_weight)
+        return self._set_terms.get(
+            held.toolset, lambda: SetTerms(held.toolset.tools, self.analyzer, weights)
+        )
+
+    def _word_groups(
+        self, held: CachedSet, query: Query, parts: Sequence[str]
+    ) -> list[list[list[tuple[str, float]]]]:
+        """The words scored for the query's terms, then for each of `parts`'s (core's
+        `word_groups`: in keyword mode a term's related words too; hybrid fuses the
+        vectors' wider net with the query's own words)."""
+        weight = self.options.related_weight if self.mode == "keyword" else 0.0
+        texts = [query.terms]
+        texts += [Query(part, query.limit, analyzer=self.analyzer).terms for part in parts]
+        return [word_groups(terms, held.toolset, weight, self.analyzer) for terms in texts]
+
+    def _keyword_in_process(
+        self, held: CachedSet, query: Query, parts: Sequence[str]
+    ) -> list[tuple[list[ToolHit], int]]:
+        """Keyword mode on a set up to `exact_limit` tools: BM25F by core's `SetTerms`,
+        the statement's formula, for the whole query and each of `parts`."""
+        opts = self.options
+        terms = self._set_terms_of(held)
+        tools = held.toolset.tools
+        found = []
+        for groups in self._word_groups(held, query, parts):
+            ranked, total = terms.top_groups(
+                groups, query.limit, k1=opts.k1, b=opts.b, allowed=query.allowed
+            )
+            hits = [ToolHit(name, score, tools[name].summary) for name, score in ranked]
+            found.append((hits, total))
+        return found
 
     def _fuse_in_process(self, held: CachedSet, query: Query) -> tuple[list[ToolHit], int]:
         """The set's best BM25F hits and nearest tools, both found in this process (core's
@@ -523,10 +581,7 @@ class PostgresToolIndex(SharedToolIndexBase):
         wanted = max(query.limit, opts.candidates)
         by_keyword: Candidates = []
         if opts.text_weight and query.terms:
-            weights = (opts.name_weight, opts.parameters_weight, opts.description_weight)
-            terms = self._set_terms.get(
-                held.toolset, lambda: SetTerms(tools, self.analyzer, weights)
-            )
+            terms = self._set_terms_of(held)
             by_keyword = terms.top(query.terms, wanted, k1=opts.k1, b=opts.b, allowed=query.allowed)
         by_vector = found.nearest(vectors, wanted, query.allowed) if opts.vector_weight else []
         return fuse(
@@ -553,12 +608,23 @@ class PostgresToolIndex(SharedToolIndexBase):
 
     def _query(
         self,
-        session_id: str,
-        text: str,
-        limit: int,
+        held: CachedSet,
+        query: Query,
+        parts: Sequence[str],
         allowed: list[uuid.UUID] | None,
         vector: Any,
+        in_process: bool,
     ) -> list[tuple[Any, ...]]:
+        session_id, limit = query.session_id, query.limit
+        if in_process:
+            # A set searched in this process: the statement only reads which set (and
+            # revision) the session holds now.
+            current = self._statements["CURRENT"]
+            return self._run(
+                lambda conn: conn.execute(current, {"session": session_id}).fetchall(),
+                "search",
+                write=False,
+            )
         opts = self.options
         params: dict[str, Any] = {
             "session": session_id,
@@ -568,15 +634,27 @@ class PostgresToolIndex(SharedToolIndexBase):
             "wd": opts.description_weight,
         }
         if self.mode != "vector":
-            terms = list(dict.fromkeys(self.analyzer.query_terms(text)))
-            params.update(terms=terms, k1=opts.k1, b=opts.b)
+            numbers: list[int] = []
+            queried: list[str] = []
+            words: list[str] = []
+            discounts: list[float] = []
+            for number, groups in enumerate(self._word_groups(held, query, parts)):
+                columns = word_columns(groups)
+                numbers += [number] * len(columns[0])
+                queried += columns[0]
+                words += columns[1]
+                discounts += columns[2]
+            params.update(
+                parts=numbers,
+                queried=queried,
+                words=words,
+                discounts=discounts,
+                k1=opts.k1,
+                b=opts.b,
+            )
         if self.mode == "keyword":
             statement = self._statements["KEYWORD"]
             params["limit"] = limit
-        elif vector is None:
-            # A set searched in this process: the statement only reads which set (and
-            # revision) the session holds now.
-            statement = self._statements["CURRENT"]
         else:
             split = isinstance(vector, list)
             if split:
@@ -606,17 +684,33 @@ class PostgresToolIndex(SharedToolIndexBase):
             write=False,
         )
 
+    def _keyword_hits(
+        self, held: CachedSet, rows: list[tuple[Any, ...]], count: int
+    ) -> list[tuple[list[ToolHit], int]]:
+        """Keyword mode's rows: per part (the whole query, then its clauses) its best hits
+        and its count of matching tools."""
+        tools = held.toolset.tools
+        names = held.names
+        ranked: list[list[tuple[str, float]]] = [[] for _ in range(count)]
+        totals = [0] * count
+        for row in rows:
+            if row[5] in names:
+                ranked[row[7]].append((names[row[5]], float(row[6])))
+                totals[row[7]] = int(row[4])
+        found = []
+        for hits, total in zip(ranked, totals, strict=True):
+            hits.sort(key=lambda hit: (-hit[1], hit[0]))
+            found.append(
+                ([ToolHit(name, score, tools[name].summary) for name, score in hits], total)
+            )
+        return found
+
     def _hits(
         self, held: CachedSet, rows: list[tuple[Any, ...]], query: Query
     ) -> tuple[list[ToolHit], int]:
         allowed = query.allowed
         tools = held.toolset.tools
         names = held.names
-        if self.mode == "keyword":
-            total = int(rows[0][4] or 0)
-            ranked = [(names[row[5]], float(row[6])) for row in rows if row[5] in names]
-            ranked.sort(key=lambda hit: (-hit[1], hit[0]))
-            return [ToolHit(name, score, tools[name].summary) for name, score in ranked], total
         if self.mode == "vector":
             found = [(names[row[5]], float(row[6])) for row in rows if row[5] in names]
             found.sort(key=lambda hit: (-hit[1], hit[0]))

@@ -1,8 +1,9 @@
 """The options of the `postgres` backend: `[tool.toolscout.backends.postgres]` in config.
 
 The shared vocabulary comes from core: `name_weight`, `stemming`, `min_score` ... from
-`toolscout.options.IndexOptions`, and the vector options (`embedder`, `fusion` and its
-weights, `split_query`, `candidates`, `cache_dir`) from `toolscout.vectors.HybridOptions`;
+`toolscout.options.IndexOptions`, the vector options (`embedder`, `fusion` and its
+weights, `split_query`, `candidates`, `cache_dir`) from `toolscout.vectors.HybridOptions`,
+and `related_weight` (keyword mode) from `toolscout.options.KeywordOptions`;
 what follows is PostgreSQL's own (and `mode`, which adds `keyword` and defaults to it).
 `dsn` is also read from `TOOLSCOUT_BACKENDS__POSTGRES__DSN`, like every backend option.
 """
@@ -14,6 +15,7 @@ import warnings
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
+from toolscout.options import KeywordOptions
 from toolscout.vectors import HybridOptions
 
 __all__ = ["PostgresOptions"]
@@ -26,11 +28,14 @@ _SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 warnings.filterwarnings("ignore", message='Field name "schema" in "PostgresOptions"')
 
 
-class PostgresOptions(HybridOptions):
+class PostgresOptions(HybridOptions, KeywordOptions):
     """Validated configuration of `PostgresToolIndex`.
 
     `keyword` ranks by BM25F over core's analysed terms of the tool's name, parameters and
-    description (field weights and `k1`, `b` apply at search time); `vector` by cosine
+    description (field weights and `k1`, `b` apply at search time), each query term scoring
+    the best of itself and its related words (`related_weight`), and searches each clause
+    of a query that asks for several things too (`split_query`), as every keyword backend
+    does (`toolscout.related`, `toolscout.clause_search`); `vector` by cosine
     similarity of pgvector embeddings; `hybrid` takes both rankings' candidates in one SQL
     statement and core fuses them (`toolscout.vectors.fuse`: by score or by rank, plus a
     bonus for tools whose name terms the query contains), as for every vector backend.
@@ -52,6 +57,13 @@ class PostgresOptions(HybridOptions):
         "keyword",
         description="`keyword` (BM25F full text), `vector` (pgvector cosine) or `hybrid` "
         "(both, fused by `fusion`). `vector` and `hybrid` need pgvector and an embedder.",
+    )
+    split_query: bool = Field(
+        True,
+        description="Also search each clause of a query that asks for several things (its "
+        "sentences, cut at 'then', 'also', 'finally' ...): `keyword` interleaves each "
+        "clause's best tools; `vector` and `hybrid` embed each clause too and take a tool's "
+        "best similarity.",
     )
     k1: float = Field(1.2, ge=0.0, description="BM25 term-frequency saturation.")
     b: float = Field(

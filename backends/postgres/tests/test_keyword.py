@@ -1,0 +1,121 @@
+"""Keyword mode ranks as every keyword backend does: a query's clauses are searched too
+(`toolscout.clause_search`), and a query word also matches the set's words related in
+meaning (`toolscout.related`), in the one statement that scores it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from toolscout import ToolHit, ToolReference, ToolSearchRequest
+from toolscout.analysis import clauses
+from toolscout.index import Query
+from toolscout_postgres import PostgresToolIndex
+
+
+def _names(index: PostgresToolIndex, query: str, limit: int = 5) -> list[str]:
+    return [hit.name for hit in index.search(ToolSearchRequest("s", query, limit)).references]
+
+
+TRIP_TOOLS = [  # as the regex backend's test of clauses
+    ToolReference(
+        "book_flight", "Book a flight seat between two airports on a date, with fare class."
+    ),
+    ToolReference(
+        "search_flights", "Search flights between two airports on a date; compare flight fares."
+    ),
+    ToolReference("flight_status", "Get the live status of a flight by flight number."),
+    ToolReference("cancel_flight", "Cancel a booked flight and refund the flight fare."),
+    ToolReference("book_hotel", "Book a hotel room for a stay: hotel, dates and guests."),
+    ToolReference("search_hotels", "Search hotels in a city for dates; compare hotel room prices."),
+    ToolReference("hotel_reviews", "Read guest reviews of a hotel."),
+    ToolReference(
+        "send_email", "Send an email to a recipient, with a subject, a body and attachments."
+    ),
+]
+TRIP = "Book a flight seat and a hotel room for the flight dates, then email the itinerary"
+
+
+@pytest.mark.parametrize("split", [True, False])
+def test_each_clause_of_a_request_finds_its_tool(dsn: str, schema: str, split: bool) -> None:
+    """The email step is outweighed by the flight and hotel words of the whole query; its
+    own clause puts it next to theirs (`split_query`), ahead of a second hotel tool."""
+    index = PostgresToolIndex(dsn=dsn, schema=schema, split_query=split)
+    try:
+        index.index_tools("s", TRIP_TOOLS)
+        names = _names(index, TRIP)
+        assert set(names[:2]) == {"book_flight", "book_hotel"}
+        assert (names.index("send_email") < names.index("search_hotels")) is split
+    finally:
+        index.close()
+
+
+@pytest.mark.parametrize("options", [{}, {"related_weight": 0}, {"stemming": False}])
+def test_a_word_no_tool_has_finds_a_tool_with_a_related_word(
+    dsn: str, schema: str, options: dict[str, Any]
+) -> None:
+    """rain → weather; the word itself outweighs a related one; `related_weight=0` and an
+    index that does not stem score none."""
+    tools = [
+        ToolReference("weather_now", "Provide the latest weather information."),
+        ToolReference("send_email", "Send an email."),
+    ]
+    index = PostgresToolIndex(dsn=dsn, schema=schema, min_confidence=0, **options)
+    try:
+        index.index_tools("s", tools)
+        if options:
+            assert _names(index, "rain") == []
+            return
+        assert _names(index, "rain") == ["weather_now"]
+        index.index_tool("s", ToolReference("rain_radar", "Rain radar images."))
+        assert _names(index, "rain") == ["rain_radar", "weather_now"]
+        hits = index.search(ToolSearchRequest("s", "rain", 5)).references
+        assert hits[0].score > hits[1].score > 0
+    finally:
+        index.close()
+
+
+def test_the_statement_and_the_process_score_alike_and_clauses_as_if_alone(
+    dsn: str, schema: str
+) -> None:
+    """A set up to `exact_limit` tools is scored in this process (core's `SetTerms`), a
+    larger one by the statement, which scores the whole query and its clauses at once:
+    the same hits and scores either way, related words included, and each clause's are
+    those of its own search."""
+    indexes = [
+        PostgresToolIndex(dsn=dsn, schema=schema, min_confidence=0, exact_limit=limit)
+        for limit in (0, 20_000)
+    ]
+    try:
+        weather = ToolReference("weather_now", "Provide the latest weather information.")
+        indexes[0].index_tools("s", [*TRIP_TOOLS, weather])
+        text = TRIP + ". Will it rain in Rome?"  # `rain`: no tool has it, `weather` is related
+        parts = clauses(text)
+        assert len(parts) == 3
+        found = []
+        for index in indexes:
+            held = index._resolve("s")
+            assert held is not None
+
+            def query(text: str, index: PostgresToolIndex = index) -> Query:
+                return Query(text, 5, analyzer=index.analyzer, session_id="s")
+
+            together = index._search_statement(held.toolset, query(text), parts)
+            alone = [index._search_statement(held.toolset, query(t))[0] for t in (text, *parts)]
+            assert [(names(hits), total) for hits, total in together] == [
+                (names(hits), total) for hits, total in alone
+            ]
+            found.append(together)
+        statement, process = found
+        assert names(statement[3][0])[0] == "weather_now"
+        for (hits, total), (expected, expected_total) in zip(statement, process, strict=True):
+            assert total == expected_total > 0
+            assert names(hits) == names(expected)
+            assert [hit.score for hit in hits] == pytest.approx([h.score for h in expected])
+    finally:
+        for index in indexes:
+            index.close()
+
+
+def names(hits: list[ToolHit]) -> list[str]:
+    return [hit.name for hit in hits]
