@@ -10,7 +10,11 @@ from toolscout.related import (
     discounted_related,
     related_in,
     related_terms,
+    word_columns,
+    word_groups,
 )
+from toolscout.toolsets import ToolSet
+from toolscout.types import ToolReference
 
 
 def test_a_word_is_related_to_words_of_like_meaning() -> None:
@@ -67,3 +71,25 @@ def test_the_discounts_are_the_weight_times_the_similarity_and_none_without_stem
     ]
     assert discounted_related("rain", catalog, 0.0, analyzer()) == []
     assert discounted_related("rain", catalog, 0.4, analyzer(stemming=False)) == []
+
+
+def test_a_query_s_word_groups_hold_each_term_then_its_related_words_of_the_set() -> None:
+    tools = [
+        ToolReference("weather_now", "Provide the latest weather information."),
+        ToolReference("send_invoice", "Create an invoice and email it."),
+    ]
+    toolset = ToolSet.of("set", tools)
+    words = analyzer()
+    groups = word_groups(["rain", "bill", "email"], toolset, 0.4, words)
+    assert [group[0] for group in groups] == [("rain", 1.0), ("bill", 1.0), ("email", 1.0)]
+    assert "weather" in dict(groups[0]) and "invoic" in dict(groups[1])
+    vocabulary = {
+        term for tool in tools for field in words.tool_terms(tool).fields for term in field
+    }
+    for group in groups:
+        assert group[1:] == discounted_related(group[0][0], vocabulary, 0.4, words)
+    assert word_groups(["rain"], toolset, 0.0, words) == [[("rain", 1.0)]]
+    queried, found, discounts = word_columns(groups)
+    assert list(zip(queried, found, discounts, strict=True)) == [
+        (group[0][0], word, discount) for group in groups for word, discount in group
+    ]

@@ -244,6 +244,39 @@ def test_set_terms_score_bm25f_with_field_weights() -> None:
     assert [n for n, _ in terms.top(query, 10, allowed=allowed)] == ["send_sms"]
 
 
+def test_set_terms_score_each_group_by_its_best_word() -> None:
+    """`top_groups` (a keyword backend's query with related words): per group, a tool
+    scores the best of its words times their discounts; groups add up."""
+    tools = {
+        "send_email": ToolReference("send_email", "Send an email message to a contact."),
+        "send_sms": ToolReference("send_sms", "Send a text message to a phone."),
+        "read_email": ToolReference("read_email", "Read the emails in a mailbox."),
+    }
+    terms = SetTerms(tools, analyzer(), (3.0, 1.0, 1.0))
+
+    def score(query: list[str]) -> dict[str, float]:
+        return dict(terms.top(query, 10))
+
+    email, text, sms = score(["email"]), score(["text"]), score(["sms"])
+    found, total = terms.top_groups([[("email", 1.0), ("text", 0.5), ("sms", 0.25)]], 10)
+    expected = {
+        name: max(email.get(name, 0.0), 0.5 * text.get(name, 0.0), 0.25 * sms.get(name, 0.0))
+        for name in tools
+    }
+    assert dict(found) == pytest.approx(expected) and total == 3
+    assert "send_sms" not in email and expected["send_sms"] > 0  # by a lesser word
+    send = score(["send"])
+    found, total = terms.top_groups([[("send", 1.0)], [("email", 1.0), ("text", 0.5)]], 2)
+    both = {
+        name: send.get(name, 0.0) + max(email.get(name, 0.0), 0.5 * text.get(name, 0.0))
+        for name in tools
+    }
+    best = sorted(both.items(), key=lambda hit: (-hit[1], hit[0]))[:2]
+    assert [n for n, _ in found] == [n for n, _ in best] and total == 3
+    assert [s for _, s in found] == pytest.approx([s for _, s in best])
+    assert terms.top_groups([[("nowhere", 1.0)]], 5) == ([], 0)
+
+
 class WordsEmbedder:
     """Bag of hashed words: texts sharing words are similar (a real, if crude, model)."""
 

@@ -88,8 +88,8 @@ class IndexOptions(BaseModel):
 
 
 class KeywordOptions(IndexOptions):
-    """Options of a backend that ranks by keywords (regex, tantivy, duckdb): what core's
-    keyword rules ask of it."""
+    """Options of a backend that ranks by keywords (regex, tantivy, duckdb, postgres's
+    keyword mode): what core's keyword rules ask of it."""
 
     # Tuned with the regex backend on ../shared/eval BFCL (nDCG@10 0.769 -> 0.780),
     # confirmed on MetaTool and Seal-Tools, and with tantivy and duckdb
