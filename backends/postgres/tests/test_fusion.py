@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout.analysis import analyzer, clauses
+from toolscout.vectors import SetTerms
 from toolscout_postgres import PostgresOptions, PostgresToolIndex
 from toolscout_postgres.vectors import Vector, embedding_text
 
@@ -29,18 +30,13 @@ STEPS = (
 
 def _params(index: PostgresToolIndex, text: str, vectors: list[Any]) -> dict[str, Any]:
     opts = index.options
-    terms = list(dict.fromkeys(index.analyzer.query_terms(text)))
     params: dict[str, Any] = {
         "session": "s",
         "allowed": None,
         "wn": opts.name_weight,
         "wp": opts.parameters_weight,
         "wd": opts.description_weight,
-        # The query's own words: hybrid mode scores no related words.
-        "parts": [0] * len(terms),
-        "queried": terms,
-        "words": terms,
-        "discounts": [1.0] * len(terms),
+        "terms": list(dict.fromkeys(index.analyzer.query_terms(text))),
         "k1": opts.k1,
         "b": opts.b,
         "candidates": 50,
@@ -60,6 +56,16 @@ def _params(index: PostgresToolIndex, text: str, vectors: list[Any]) -> dict[str
 def _rows(index: PostgresToolIndex, statement: str, params: dict[str, Any]) -> list[Any]:
     with index._connection() as conn:
         return conn.execute(index._statements[statement], params).fetchall()
+
+
+def _bm25(index: PostgresToolIndex, terms: list[str]) -> list[tuple[str, float]]:
+    """Every tool of session `s` that `terms` match, by core's BM25F (`SetTerms`)."""
+    held = index._resolve("s")
+    assert held is not None
+    opts = index.options
+    weights = (opts.name_weight, opts.parameters_weight, opts.description_weight)
+    found = SetTerms(held.toolset.tools, index.analyzer, weights)
+    return found.top(terms, len(held.toolset.tools), k1=opts.k1, b=opts.b)
 
 
 def _fused(
@@ -82,7 +88,10 @@ def test_the_hybrid_statement_returns_both_rankings_candidates_with_raw_scores(
         text = "get the weather forecast for Paris"
         query = hash_embedder.embed([text])[0]
         params, rows, tools = _fused(index, "HYBRID", text, [query])
-        bm25 = {row[5]: float(row[6]) for row in _rows(index, "KEYWORD", params)}
+        # The statement's BM25F is core's (`SetTerms`, keyword mode's own scoring).
+        by_name = dict(_bm25(index, params["terms"]))
+        bm25 = {key: by_name[tool.name] for key, tool in tools.items() if tool.name in by_name}
+        assert bm25
         assert len(rows) == len(TOOLS)  # every tool is a vector candidate
         assert {row[5] for row in rows if row[6] is not None} == set(bm25)
         for row in rows:
@@ -99,12 +108,10 @@ def _expected(
     index: PostgresToolIndex, hash_embedder: Any, text: str, fusion: str
 ) -> list[tuple[str, float]]:
     """The hybrid ranking worked out from the formulas: the similarities from the
-    embedder, BM25F from keyword mode's statement, the name share from core's terms."""
+    embedder, BM25F from core's `SetTerms` (checked against the statement's above), the
+    name share from core's terms."""
     query = hash_embedder.embed([text])[0]
-    params = _params(index, text, [query])
-    held = index._load(_rows(index, "KEYWORD", params)[0][0])
-    assert held is not None
-    bm25 = {held.names[r[5]]: float(r[6]) for r in _rows(index, "KEYWORD", params) if r[5]}
+    bm25 = dict(_bm25(index, list(dict.fromkeys(index.analyzer.query_terms(text)))))
     similarity = {
         tool.name: float(hash_embedder.embed([embedding_text(tool)])[0] @ query) for tool in TOOLS
     }

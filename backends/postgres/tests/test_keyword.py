@@ -1,15 +1,13 @@
 """Keyword mode ranks as every keyword backend does: a query's clauses are searched too
 (`toolscout.clause_search`), and a query word also matches the set's words related in
-meaning (`toolscout.related`), in the one statement that scores it."""
+meaning (`toolscout.related`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from toolscout import ToolHit, ToolReference, ToolSearchRequest
-from toolscout.analysis import clauses
-from toolscout.index import Query
+from toolscout import ToolReference, ToolSearchRequest
 from toolscout_postgres import PostgresToolIndex
 
 
@@ -73,49 +71,3 @@ def test_a_word_no_tool_has_finds_a_tool_with_a_related_word(
         assert hits[0].score > hits[1].score > 0
     finally:
         index.close()
-
-
-def test_the_statement_and_the_process_score_alike_and_clauses_as_if_alone(
-    dsn: str, schema: str
-) -> None:
-    """A set up to `exact_limit` tools is scored in this process (core's `SetTerms`), a
-    larger one by the statement, which scores the whole query and its clauses at once:
-    the same hits and scores either way, related words included, and each clause's are
-    those of its own search."""
-    indexes = [
-        PostgresToolIndex(dsn=dsn, schema=schema, min_confidence=0, exact_limit=limit)
-        for limit in (0, 20_000)
-    ]
-    try:
-        weather = ToolReference("weather_now", "Provide the latest weather information.")
-        indexes[0].index_tools("s", [*TRIP_TOOLS, weather])
-        text = TRIP + ". Will it rain in Rome?"  # `rain`: no tool has it, `weather` is related
-        parts = clauses(text)
-        assert len(parts) == 3
-        found = []
-        for index in indexes:
-            held = index._resolve("s")
-            assert held is not None
-
-            def query(text: str, index: PostgresToolIndex = index) -> Query:
-                return Query(text, 5, analyzer=index.analyzer, session_id="s")
-
-            together = index._search_statement(held.toolset, query(text), parts)
-            alone = [index._search_statement(held.toolset, query(t))[0] for t in (text, *parts)]
-            assert [(names(hits), total) for hits, total in together] == [
-                (names(hits), total) for hits, total in alone
-            ]
-            found.append(together)
-        statement, process = found
-        assert names(statement[3][0])[0] == "weather_now"
-        for (hits, total), (expected, expected_total) in zip(statement, process, strict=True):
-            assert total == expected_total > 0
-            assert names(hits) == names(expected)
-            assert [hit.score for hit in hits] == pytest.approx([h.score for h in expected])
-    finally:
-        for index in indexes:
-            index.close()
-
-
-def names(hits: list[ToolHit]) -> list[str]:
-    return [hit.name for hit in hits]

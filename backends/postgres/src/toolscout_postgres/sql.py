@@ -317,18 +317,8 @@ target AS (
     WHERE se.id = %(session)s
 )"""
 
-# The words scored for each query term (`queried`): the term itself, then, in keyword
-# mode, its related words (core's `toolscout.related.word_groups`), with their `discounts`;
-# `parts` numbers the texts scored in one statement (keyword mode: the whole query, 0, and
-# each of its clauses; hybrid: the query alone).
-_WORDS = """
-words AS (
-    SELECT * FROM unnest(%(parts)s::int[], %(queried)s::text[], %(words)s::text[],
-                         %(discounts)s::float8[]) AS w(part, queried, term, discount)
-)"""
-
-# Postings of those words in the session's set, with field-weighted term counts and
-# lengths: read by term (a query's terms have hundreds of postings where a set has
+# Postings of the query's terms in the session's set, with field-weighted term counts
+# and lengths: read by term (a query's terms have hundreds of postings where a set has
 # thousands of members), each kept if the set holds its definition.
 _MATCHED = """
 matched AS (
@@ -336,7 +326,7 @@ matched AS (
            p.tf_name * %(wn)s + p.tf_params * %(wp)s + p.tf_desc * %(wd)s AS tf,
            p.len_name * %(wn)s + p.len_params * %(wp)s + p.len_desc * %(wd)s AS dl
     FROM {s}.postings p
-    WHERE p.term = ANY(%(words)s::text[])
+    WHERE p.term = ANY(%(terms)s::text[])
       AND EXISTS (
           SELECT 1 FROM {s}.members m
           WHERE m.set_id = (SELECT id FROM target) AND m.def = p.def
@@ -344,11 +334,10 @@ matched AS (
 )"""
 
 
-# BM25F per part and matched tool: per query term the best of its words, times the word's
-# discount, summed. A word's document frequency counts the set's tools holding it in any
-# field; the names a metadata filter lets through (`allowed`) are kept afterwards, so the
-# filter does not change the statistics. The arithmetic is float8 throughout: the same in
-# numeric costs more than the rest of the statement.
+# BM25F per matched tool. A term's document frequency counts the set's tools holding it
+# in any field; the names a metadata filter lets through (`allowed`) are kept afterwards,
+# so the filter does not change the statistics. The arithmetic is float8 throughout: the
+# same in numeric costs more than the rest of the statement.
 _SCORED = """
 idf AS (
     SELECT term,
@@ -356,45 +345,16 @@ idf AS (
                     / (count(*)::float8 + 0.5)) AS idf
     FROM matched GROUP BY term
 ),
-per_term AS (
-    SELECT w.part, m.def,
-           max(w.discount * i.idf * m.tf * (%(k1)s + 1.0)
+scored AS (
+    SELECT m.def,
+           sum(i.idf * m.tf * (%(k1)s + 1.0)
                / (m.tf + %(k1)s * (1.0 - %(b)s + %(b)s * m.dl / (SELECT avgdl FROM target))))
                AS score
-    FROM matched m JOIN idf i USING (term) JOIN words w USING (term)
+    FROM matched m JOIN idf i USING (term)
     WHERE m.tf > 0
       AND (%(allowed)s::uuid[] IS NULL OR m.def = ANY(%(allowed)s::uuid[]))
-    GROUP BY w.part, m.def, w.queried
-),
-scored AS (SELECT part, def, sum(score) AS score FROM per_term GROUP BY part, def)"""
-
-
-#: Keyword mode: the set's head, then each part's best hits (def, score, part) with its
-#: count of matches, by part. The clauses share the whole query's postings: one statement
-#: costs about what the whole query alone does.
-KEYWORD = (
-    "WITH"
-    + _TARGET
-    + ","
-    + _WORDS
-    + ","
-    + _MATCHED
-    + ","
-    + _SCORED
-    + """
-SELECT t.id, t.revision, t.fingerprint, t.size, top.total, top.def, top.score, top.part
-FROM target t
-LEFT JOIN LATERAL (
-    SELECT part, def, score, total FROM (
-        SELECT part, def, score, count(*) OVER (PARTITION BY part) AS total,
-               row_number() OVER (PARTITION BY part ORDER BY score DESC, def) AS place
-        FROM scored
-    ) ranked
-    WHERE place <= %(limit)s
-) top ON true
-ORDER BY top.part, top.score DESC NULLS LAST, top.def
-"""
-)
+    GROUP BY m.def
+)"""
 
 
 def _nearest_exact(distance: str) -> str:
@@ -513,9 +473,7 @@ FROM target t
 LEFT JOIN found f ON true
 LEFT JOIN {s}.definitions d ON d.key = f.def AND f.distance IS NULL
 """.replace("{distance}", distance)
-    return (
-        "WITH" + _TARGET + "," + _WORDS + "," + _MATCHED + "," + _SCORED + "," + nearest
-    ) + candidates
+    return ("WITH" + _TARGET + "," + _MATCHED + "," + _SCORED + "," + nearest) + candidates
 
 
 # The statements an index runs as they are, once the schema is filled in.
@@ -555,7 +513,6 @@ _PLAIN = (
     "SESSIONS",
     "SET_COUNT",
     "DEFINITION_COUNT",
-    "KEYWORD",
     "ROW_ESTIMATES",
     "MAINTAIN",
 )
