@@ -21,6 +21,7 @@ numpy is imported on first use, so `import toolscout` stays light.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -413,7 +414,7 @@ class SetTerms:
     frequency counts the set's tools holding it in a weighted field.
     """
 
-    __slots__ = ("avgdl", "lengths", "names", "postings", "rows")
+    __slots__ = ("avgdl", "lengths", "names", "offsets", "postings", "rows", "term_ids", "tf")
 
     def __init__(
         self,
@@ -425,8 +426,11 @@ class SetTerms:
 
         self.names = list(tools)
         self.rows = {name: row for row, name in enumerate(self.names)}
-        counts: dict[str, dict[int, float]] = {}
-        lengths = []
+        # Every (term, tool, weight) occurrence in flat arrays, then sorted by term and tool
+        # with repeats summed: one array of postings for the whole set, each term a slice
+        # of it (a set of 10,000 tools holds about 7,000 terms; an array each cost more).
+        self.term_ids: dict[str, int] = {}
+        occurrences, owners, counts, lengths = array("q"), array("q"), array("d"), array("d")
         for row, tool in enumerate(tools.values()):
             length = 0.0
             for field, weight in zip(analyzer.tool_terms(tool).fields, weights, strict=True):
@@ -434,18 +438,30 @@ class SetTerms:
                     continue
                 length += weight * len(field)
                 for term in field:
-                    held = counts.setdefault(term, {})
-                    held[row] = held.get(row, 0.0) + weight
+                    occurrences.append(self.term_ids.setdefault(term, len(self.term_ids)))
+                    owners.append(row)
+                    counts.append(weight)
             lengths.append(length)
-        self.lengths = np.asarray(lengths, dtype=np.float64)
+        self.lengths = np.array(lengths, dtype=np.float64)
         self.avgdl = max(float(self.lengths.mean()) if lengths else 0.0, 1e-9)
-        self.postings = {
-            term: (
-                np.fromiter(held.keys(), dtype=np.intp, count=len(held)),
-                np.fromiter(held.values(), dtype=np.float64, count=len(held)),
-            )
-            for term, held in counts.items()
-        }
+        size = max(len(self.names), 1)
+        keys = np.array(occurrences, dtype=np.int64) * size + np.array(owners, dtype=np.int64)
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        firsts = np.flatnonzero(np.diff(keys, prepend=-1))  # each (term, tool)'s first
+        self.tf = np.add.reduceat(np.array(counts)[order], firsts) if len(keys) else np.zeros(0)
+        keys = keys[firsts]
+        self.postings = (keys % size).astype(np.intp)
+        #: Term id i's postings are `postings[offsets[i]:offsets[i + 1]]`.
+        self.offsets = np.searchsorted(keys // size, np.arange(len(self.term_ids) + 1)).tolist()
+
+    def _posting(self, term: str) -> tuple[Any, Any] | None:
+        """The rows of the tools holding `term`, and its field-weighted count in each."""
+        found = self.term_ids.get(term)
+        if found is None:
+            return None
+        start, end = self.offsets[found], self.offsets[found + 1]
+        return self.postings[start:end], self.tf[start:end]
 
     def top(
         self,
@@ -484,7 +500,7 @@ class SetTerms:
             if widened:
                 best.fill(0.0)
             for word, discount in group:
-                posting = self.postings.get(word)
+                posting = self._posting(word)
                 if posting is None:
                     continue
                 rows, tf = posting
