@@ -47,14 +47,7 @@ def search_by_clause(query: Query, search: Search, analyzer: Analyzer) -> tuple[
     bar = CLAUSE_BAR * hits[min(CLAUSE_DEPTH, query.limit, len(hits)) - 1].score
     lists = [hits]
     for part in parts:
-        clause = Query(
-            part,
-            query.limit,
-            analyzer=analyzer,
-            allowed=query.allowed,
-            session_id=query.session_id,  # a shared store checks the session's set per search
-        )
-        found, _ = search(clause)
+        found, _ = search(Query(part, query.limit, analyzer=analyzer, allowed=query.allowed))
         lists.append([hit for hit in found if hit.score >= bar])
     merged: dict[str, ToolHit] = {}
     for rank in range(max(map(len, lists))):

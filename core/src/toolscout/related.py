@@ -13,9 +13,9 @@ English's 50,000 most frequent words (wordfreq) and MiniLM's own vocabulary.
 `discounted_related(term, vocabulary, weight, analyzer)` is the one rule keyword engines
 apply: the `MAX_RELATED` nearest words of `term` that the set has (`related_in`), each
 with its discount, the `related_weight` option times the similarity. An engine scores a
-tool by the best of the term and these words, each times its discount (`word_groups`
-lists them for a whole query, as an engine that scores in SQL takes them). The table is read
-on the first lookup (about 45 ms).
+tool by the best of the term and these words, each times its discount: `word_groups`
+gives them for a query's terms, and `word_columns` the same as columns, for an engine that
+scores in SQL. The table is read on the first lookup (about 45 ms).
 """
 
 from __future__ import annotations
