@@ -40,6 +40,7 @@ __all__ = [
     "MAX_RELATED",
     "MIN_SIMILARITY",
     "discounted_related",
+    "expands",
     "related_in",
     "related_terms",
     "word_columns",
@@ -122,14 +123,21 @@ def related_in(
     return found
 
 
+def expands(weight: float, analyzer: Analyzer) -> bool:
+    """Whether a keyword engine tries related words at all: not when `weight` (the
+    `related_weight` option) is 0, nor when `analyzer` does not stem (the table's words
+    are stems, and an unstemmed index holds other forms). An engine asks first to skip
+    what it would build for them (the set's vocabulary)."""
+    return weight > 0.0 and analyzer.stemming
+
+
 def discounted_related(
     term: str, vocabulary: Container[str], weight: float, analyzer: Analyzer
 ) -> list[tuple[str, float]]:
     """The words a keyword engine also scores for `term`: `related_in` the set's
     `vocabulary`, each with its discount, `weight` (the `related_weight` option) times its
-    similarity. None when `weight` is 0, or when `analyzer` does not stem: the table's
-    words are stems, and an unstemmed index holds other forms."""
-    if weight <= 0.0 or not analyzer.stemming:
+    similarity; none unless it `expands`."""
+    if not expands(weight, analyzer):
         return []
     return [(word, weight * similarity) for word, similarity in related_in(term, vocabulary)]
 
@@ -140,7 +148,7 @@ def word_groups(
     """Per query term, the words a keyword engine scores for it with their discounts: the
     term itself (1), then its `discounted_related` words of the set (its catalog profile's
     vocabulary). A tool scores each group's best word; the groups' scores add up."""
-    if weight <= 0.0 or not analyzer.stemming:
+    if not expands(weight, analyzer):
         return [[(term, 1.0)] for term in terms]
     from toolscout.confidence import profile_of
 

@@ -40,7 +40,7 @@ from toolscout.clause_search import search_by_clause
 from toolscout.confidence import profile_of
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
-from toolscout.related import discounted_related
+from toolscout.related import discounted_related, expands
 from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -511,7 +511,7 @@ class TantivyToolIndex(ToolIndexBase):
             return None  # only stop words or punctuation: nothing to look for
         cached = self._term_clauses
         clauses = [cached.get(term) or self._term_clause(term) for term in terms]
-        if self.options.related_weight > 0.0:
+        if expands(self.options.related_weight, self.analyzer):
             clauses = self._with_related(toolset, terms, clauses)
         text = TantivyQuery.boolean_query(clauses)
         if only == toolset.id and query.allowed is None:
