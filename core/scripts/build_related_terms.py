@@ -10,9 +10,11 @@ three or more) and the whole words of MiniLM's own vocabulary. Each word is embe
 the default embedder (onnx, all-MiniLM-L6-v2); the words that core's analysis reduces to one
 stem share it, and the stem's vector is their mean, normalised. Each stem keeps its
 `NEIGHBOURS` nearest other stems by cosine similarity, of at least `MIN_SIMILARITY`, best
-first. The file (gzip) holds `HEADER`, the stems sorted and newline-joined, a NUL, then per
-stem its count of neighbours (uint8), then every neighbour as an index into the stems
-(uint16, little-endian), then every neighbour's similarity in hundredths (uint8).
+first, less those outside English's `COMMON_WORDS` most frequent words (a catalog rarely
+has them, and they took a third of the file). The file (gzip) holds `HEADER`, the stems
+sorted and newline-joined, a NUL, then per stem its count of neighbours (uint8), then every
+neighbour as an index into the stems (uint16, little-endian), then every neighbour's
+similarity in hundredths (uint8).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ OUT = Path(__file__).resolve().parents[1] / "src" / "toolscout" / "data" / "rela
 #: The format's name and version, the file's first bytes (`toolscout.related` checks it).
 HEADER = b"toolscout-related-terms 1\n"
 FREQUENT_WORDS = 50_000
+COMMON_WORDS = 30_000
 NEIGHBOURS = 24
 MIN_SIMILARITY = 0.5
 _WORD = re.compile(r"[a-z]{3,}")
@@ -55,6 +58,9 @@ def main() -> None:
         if len(terms) == 1:
             stems[terms[0]].append(row)
     names = sorted(stems)
+    # The vocabulary starts with the frequent words, most frequent first.
+    first_rare = sum(1 for word in top_n_list("en", COMMON_WORDS) if _WORD.fullmatch(word))
+    common = {stem for stem, rows in stems.items() if min(rows) < first_rare}
     matrix = np.stack([vectors[stems[name]].mean(axis=0) for name in names])
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     counts = array("B")
@@ -66,7 +72,7 @@ def main() -> None:
             row[start + offset] = -1.0  # not its own neighbour
             best = np.argpartition(-row, NEIGHBOURS)[:NEIGHBOURS]
             best = best[np.argsort(-row[best], kind="stable")]
-            kept = [int(j) for j in best if row[j] >= MIN_SIMILARITY]
+            kept = [int(j) for j in best if row[j] >= MIN_SIMILARITY and names[j] in common]
             counts.append(len(kept))
             neighbours.extend(kept)
             similarities.extend(round(float(row[j]) * 100) for j in kept)

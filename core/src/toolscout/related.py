@@ -7,15 +7,16 @@ model knows about single words, once: a table giving each of about 30,000 Englis
 stems (Porter, as `toolscout.analysis` stems them) up to 24 others nearest in meaning, with
 their similarity: the cosine similarity of the default embedder's (all-MiniLM-L6-v2)
 vectors of the words alone, averaged over the words sharing a stem; only similarities of
-at least `MIN_SIMILARITY` are kept. `core/scripts/build_related_terms.py` builds it from
-English's 50,000 most frequent words (wordfreq) and MiniLM's own vocabulary.
+at least `MIN_SIMILARITY` are kept, and only neighbours among English's 30,000 most
+frequent words. `core/scripts/build_related_terms.py` builds it from English's 50,000 most
+frequent words (wordfreq) and MiniLM's own vocabulary.
 
 `discounted_related(term, vocabulary, weight, analyzer)` is the one rule keyword engines
 apply: the `MAX_RELATED` nearest words of `term` that the set has (`related_in`), each
 with its discount, the `related_weight` option times the similarity. An engine scores a
 tool by the best of the term and these words, each times its discount: `word_groups`
 gives them for a query's terms, and `word_columns` the same as columns, for an engine that
-scores in SQL. The table is read on the first lookup (about 45 ms).
+scores in SQL. The table is read on the first lookup (about 30 ms).
 """
 
 from __future__ import annotations
