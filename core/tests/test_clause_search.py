@@ -1,11 +1,12 @@
-"""A query that asks for several things: its clauses' best tools are interleaved."""
+"""A query that asks for several things: its clauses' best tools reach the page."""
 
 from __future__ import annotations
 
 from toolscout.analysis import analyzer
-from toolscout.clause_search import CLAUSE_BAR, search_by_clause
+from toolscout.clause_search import CLAUSE_BAR, CLAUSE_KEEP, add_clause_bests, search_by_clause
 from toolscout.index import Query
-from toolscout.types import ToolHit
+from toolscout.toolsets import ToolSet
+from toolscout.types import ToolHit, ToolReference
 
 # What a keyword engine would answer for each text: (tool, score), best first.
 ANSWERS = {
@@ -58,3 +59,84 @@ def test_a_query_of_one_clause_is_searched_once() -> None:
     hits, _ = search_by_clause(Query(text, 5, analyzer=analyzer()), engine(searched), analyzer())
     assert searched == [text]
     assert [hit.name for hit in hits] == ["book_hotel", "book_flight"]
+
+
+# --- vector engines: each clause's best tool joins the whole query's page -----------------
+
+TOOLS = ToolSet.of(
+    "travel",
+    [
+        ToolReference("book_hotel", "Book a hotel room for the dates."),
+        ToolReference("book_flight", "Book a flight between two airports."),
+        ToolReference("search_hotels", "Search hotels in a city."),
+        ToolReference("search_flights", "Search flights between two cities."),
+        ToolReference("hotel_reviews", "Read the reviews of a hotel."),
+        ToolReference("flight_status", "The status of a flight."),
+        ToolReference("send_email", "Send an email with the itinerary to the team."),
+        ToolReference("get_weather", "The weather forecast for a city."),
+    ],
+)
+STEPS = (
+    "Book a flight and a hotel for the dates. I need some help. "
+    "Then email the itinerary to the team"
+)
+# What a vector engine would answer (tool, cosine similarity floor), best first.
+VECTOR_ANSWERS = {
+    STEPS: [
+        ("book_hotel", 0.80),
+        ("book_flight", 0.78),
+        ("search_hotels", 0.70),
+        ("search_flights", 0.66),
+        ("hotel_reviews", 0.60),
+        ("flight_status", 0.55),
+        ("send_email", 0.52),
+    ],
+    "Book a flight and a hotel for the dates.": [("book_hotel", 0.85)],
+    "I need some help.": [("get_weather", 0.12)],  # a preamble: nothing it trusts
+    "email the itinerary to the team": [("send_email", 0.74)],
+}
+
+
+def vector_engine(searched: list[str]):  # type: ignore[no-untyped-def]
+    def search(query: Query) -> tuple[list[ToolHit], int]:
+        searched.append(query.text)
+        found = [ToolHit(name, score) for name, score in VECTOR_ANSWERS[query.text]]
+        return found[: query.limit], len(found)
+
+    return search
+
+
+def _with_clauses(limit: int, **options: float) -> tuple[list[ToolHit], int]:
+    query = Query(STEPS, limit, analyzer=analyzer())
+    hits, total = vector_engine([])(query)
+    return add_clause_bests(query, hits, total, vector_engine([]), TOOLS, analyzer(), **options)
+
+
+def test_a_clause_best_tool_joins_after_the_whole_query_first_hits() -> None:
+    hits, total = _with_clauses(5)
+    names = [hit.name for hit in hits]
+    assert names[:CLAUSE_KEEP] == ["book_hotel", "book_flight", "search_hotels"]
+    # The email step's tool, 7th for the whole query, is on the page; the preamble's
+    # untrusted best (get_weather) is not, nor is the first clause's best added twice.
+    assert names[CLAUSE_KEEP] == "send_email"
+    assert names.count("book_hotel") == 1 and "get_weather" not in names
+    assert len(hits) == 5 and total == 7
+    # Scores stay a descending similarity floor.
+    scores = [hit.score for hit in hits]
+    assert scores == sorted(scores, reverse=True)
+    assert hits[CLAUSE_KEEP].score == 0.70  # its own 0.74, floored by the hit above
+
+
+def test_a_clause_best_below_min_score_or_a_one_clause_query_adds_nothing() -> None:
+    assert "send_email" not in [hit.name for hit in _with_clauses(5, min_score=0.75)[0]]
+    searched: list[str] = []
+    one = Query("email the itinerary to the team", 5, analyzer=analyzer())
+    hits, _ = vector_engine(searched)(one)
+    assert add_clause_bests(one, hits, 1, vector_engine(searched), TOOLS, analyzer()) == (hits, 1)
+    assert searched == ["email the itinerary to the team"]
+
+
+def test_a_short_page_keeps_the_whole_query_best_first() -> None:
+    hits, _ = _with_clauses(2)
+    assert [hit.name for hit in hits] == ["book_hotel", "send_email"]
+    assert _with_clauses(1)[0][0].name == "book_hotel"

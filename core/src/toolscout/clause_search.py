@@ -13,18 +13,29 @@ off the page. The bar was tuned with the regex backend on ../shared/eval (Seal-T
 recall@5 0.879 -> 0.908, BFCL hit@5 0.853 -> 0.854) and checked with tantivy and duckdb
 (docs/advisor.md has the figures).
 
-Vector backends (lancedb, postgres) embed the clauses instead (their `split_query`).
+Vector backends (lancedb, postgres hybrid) embed the clauses with the query (their
+`split_query`: a tool's similarity is its best over the query and its clauses), so their
+whole-query list already mixes the steps, and interleaving would push good hits down.
+They `add_clause_bests` instead: each clause's best tool that core is confident in
+(`CLAUSE_CONFIDENCE`) and that the page's top `CLAUSE_DEPTH` lacks goes in after the
+whole query's first `CLAUSE_KEEP` hits. Tuned with lancedb on Seal-Tools (recall@5 0.932
+-> 0.942, nDCG@10 0.949 -> 0.951), checked on BFCL and MetaTool (unchanged).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from toolscout.analysis import Analyzer, clauses
 from toolscout.index import Query
 from toolscout.types import ToolHit
 
-__all__ = ["CLAUSE_BAR", "search_by_clause"]
+if TYPE_CHECKING:
+    from toolscout.toolsets import ToolSet
+
+__all__ = ["CLAUSE_BAR", "CLAUSE_CONFIDENCE", "CLAUSE_KEEP", "add_clause_bests", "search_by_clause"]
 
 #: A clause's hit must score this share of the whole query's score at the page's last place.
 CLAUSE_BAR = 0.85
@@ -32,6 +43,13 @@ CLAUSE_BAR = 0.85
 #: ... at this place of the whole query's list (or the page's last, if shorter): a model reads
 #: about five tools, and a longer page would let weaker clause hits in.
 CLAUSE_DEPTH = 5
+
+#: A clause's best tool is added (vector backends) if core's confidence in it, for the
+#: clause alone, reaches this: a preamble ("I need some help.") finds no tool it trusts.
+CLAUSE_CONFIDENCE = 0.85
+
+#: ... after this many of the whole query's best hits (fewer on a shorter page).
+CLAUSE_KEEP = 3
 
 Search = Callable[[Query], tuple[list[ToolHit], int]]
 
@@ -56,3 +74,48 @@ def search_by_clause(query: Query, search: Search, analyzer: Analyzer) -> tuple[
                 merged.setdefault(found[rank].name, found[rank])
     fused = list(merged.values())[: query.limit]
     return fused, max(total, len(fused))
+
+
+def add_clause_bests(
+    query: Query,
+    hits: list[ToolHit],
+    total: int,
+    search: Search,
+    toolset: ToolSet,
+    analyzer: Analyzer,
+    *,
+    min_score: float = 0.0,
+) -> tuple[list[ToolHit], int]:
+    """`hits` (a vector engine's answer to the whole query, scores cosine similarity
+    floors) with each clause's best tool added when the query has several clauses (see the
+    module docstring). `search(clause)` is the engine's search of one clause (its own
+    vector and words); a tool less similar than `min_score` is not added. Scores stay a
+    descending similarity floor."""
+    parts = clauses(query.text)
+    if len(parts) < 2 or not hits or query.limit < 2:
+        return hits, total
+    from toolscout.confidence import confidences, profile_of
+
+    profile = profile_of(toolset, analyzer)
+    page = {hit.name for hit in hits[:CLAUSE_DEPTH]}
+    added: dict[str, ToolHit] = {}
+    for part in parts:
+        clause = Query(part, 1, analyzer=analyzer, allowed=query.allowed)
+        found, _ = search(clause)
+        if not found or found[0].name in page or found[0].name in added:
+            continue
+        best = found[0]
+        if best.score < min_score:
+            continue
+        (confidence,) = confidences(profile, clause.terms, [best.name], [best.score])
+        if confidence >= CLAUSE_CONFIDENCE:
+            added[best.name] = best
+    if not added:
+        return hits, total
+    keep = min(CLAUSE_KEEP, query.limit - 1)
+    rest = [hit for hit in hits[keep:] if hit.name not in added]
+    merged = [*hits[:keep], *added.values(), *rest][: query.limit]
+    for at in range(1, len(merged)):
+        if merged[at].score > merged[at - 1].score:
+            merged[at] = replace(merged[at], score=merged[at - 1].score)
+    return merged, max(total, len(merged))

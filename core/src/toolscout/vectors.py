@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from toolscout.analysis import Analyzer
+from toolscout.clause_search import add_clause_bests
 from toolscout.index import Query, ToolIndexBase
 from toolscout.options import IndexOptions
 from toolscout.toolsets import PerSet, ToolSet
@@ -125,7 +126,8 @@ class HybridOptions(IndexOptions):
         True,
         description="Embed each clause of a query that asks for several things (its "
         "sentences, cut at 'then', 'also', 'finally' ...) as well as the whole query; a "
-        "tool's similarity is its best over them.",
+        "tool's similarity is its best over them. Hybrid: each clause's best tool that "
+        "core is confident in also joins the page.",
     )
     # Score fusion's weights, tuned on ../shared/eval (BFCL), confirmed on Seal-Tools.
     vector_weight: float = Field(
@@ -612,11 +614,13 @@ class VectorIndexBase(ToolIndexBase):
 
     # --- search ------------------------------------------------------------------------
 
-    def _query_vectors(self, query: Query) -> list[Matrix]:
-        """The whole query's vector, then one per clause with `split_query`."""
+    def _query_vectors(self, query: Query, *, split: bool | None = None) -> list[Matrix]:
+        """The whole query's vector, then one per clause with `split` (default:
+        `split_query`)."""
         from toolscout.embedders import query_vectors
 
-        return query_vectors(self.cache, self.embedder, query.text, split=self.options.split_query)
+        split = self.options.split_query if split is None else split
+        return query_vectors(self.cache, self.embedder, query.text, split=split)
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         options = self.options
@@ -633,6 +637,24 @@ class VectorIndexBase(ToolIndexBase):
                 for name, score in found[: query.limit]
             ]
             return hits, len(found)
+        hits, total = self._fuse(toolset, query, vectors)
+        if not options.split_query or len(vectors) < 2:
+            return hits, total
+
+        def search_clause(clause: Query) -> tuple[list[ToolHit], int]:
+            # Its vector was embedded (and cached) with the whole query's.
+            return self._fuse(toolset, clause, self._query_vectors(clause, split=False))
+
+        return add_clause_bests(
+            query, hits, total, search_clause, toolset, self.analyzer, min_score=options.min_score
+        )
+
+    def _fuse(
+        self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix]
+    ) -> tuple[list[ToolHit], int]:
+        """Hybrid mode's hits: the engine's keyword and vector candidates, fused."""
+        options = self.options
+        wanted = max(query.limit, options.candidates)
         by_vector: Candidates = ()
         by_keyword: Candidates = ()
         if options.vector_weight > 0:

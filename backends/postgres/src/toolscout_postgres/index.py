@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from toolscout.clause_search import search_by_clause
+from toolscout.clause_search import add_clause_bests, search_by_clause
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.index import Capabilities, Query
 from toolscout.related import word_groups
@@ -494,9 +494,27 @@ class PostgresToolIndex(SharedToolIndexBase):
         self._remember(query.session_id, held.id)
         if self.mode == "keyword":
             return self._keyword_in_process(held, query)
-        if in_process:
-            return self._fuse_in_process(held, query)
-        return self._hits(held, rows, query)
+
+        def search(part: Query) -> tuple[list[ToolHit], int]:
+            if in_process:
+                return self._fuse_in_process(held, part)
+            if part is query:
+                return self._hits(held, rows, query)
+            vector = self._query_vectors(part.text)
+            return self._hits(held, self._query(query.session_id, part.text, 1, keys, vector), part)
+
+        hits, total = search(query)
+        if self.mode != "hybrid" or not self.options.split_query:
+            return hits, total
+        return add_clause_bests(
+            query,
+            hits,
+            total,
+            search,
+            held.toolset,
+            self.analyzer,
+            min_score=self.options.min_score,
+        )
 
     def _set_terms_of(self, held: CachedSet) -> SetTerms:
         opts = self.options
