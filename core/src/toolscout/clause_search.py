@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from toolscout.analysis import Analyzer, clauses
+from toolscout.analysis import Analyzer
 from toolscout.index import Query
 from toolscout.types import ToolHit
 
@@ -59,7 +59,7 @@ def search_by_clause(query: Query, search: Search, analyzer: Analyzer) -> tuple[
     more than one (see the module docstring). A hit keeps the score its own search gave it;
     the count of matching tools is the whole query's, or the hits shown if more."""
     hits, total = search(query)
-    parts = clauses(query.text)
+    parts = query.clauses
     if len(parts) < 2 or not hits:
         return hits, total
     bar = CLAUSE_BAR * hits[min(CLAUSE_DEPTH, query.limit, len(hits)) - 1].score
@@ -91,7 +91,7 @@ def add_clause_bests(
     module docstring). `search(clause)` is the engine's search of one clause (its own
     vector and words); a tool less similar than `min_score` is not added. Scores stay a
     descending similarity floor."""
-    parts = clauses(query.text)
+    parts = query.clauses
     if len(parts) < 2 or not hits or query.limit < 2:
         return hits, total
     from toolscout.confidence import confidences, profile_of

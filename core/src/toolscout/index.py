@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from toolscout.analysis import Analyzer, analyzer, name_candidates
+from toolscout.analysis import Analyzer, analyzer, clauses, name_candidates
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.filters import matches
 from toolscout.toolsets import SessionLedger, StoredState, ToolSet
@@ -184,6 +184,12 @@ class Query:
     def terms(self) -> tuple[str, ...]:
         """The query's terms, by the index's analyzer, in order, without repeats."""
         return tuple(dict.fromkeys(self._analyzer.query_terms(self.text)))
+
+    @cached_property
+    def clauses(self) -> list[str]:
+        """The steps of a query that asks for several things, in order
+        (`toolscout.analysis.clauses`; fewer than two: the query is one step)."""
+        return clauses(self.text)
 
 
 # Persistent stores opened by this process: a second index object on the same path would

@@ -289,11 +289,10 @@ def _by_coverage(
     clause) the tool covers, to `power`: a top BM25 hit matching one common word of a
     paraphrased request weighs little, while one matching a whole step of a several-step
     request keeps its weight."""
-    from toolscout.analysis import clauses
     from toolscout.confidence import profile_of
 
     profile = profile_of(toolset, analyzer)
-    steps = clauses(query.text)
+    steps = query.clauses
     parts: list[Sequence[str]] = [query.terms]  # without repeats, as a clause's are made
     parts += [tuple(dict.fromkeys(analyzer.query_terms(step))) for step in steps if len(steps) > 1]
     weighed = [profile.weigh(terms) for terms in parts if terms]
