@@ -113,7 +113,8 @@ def bm25(
 
 @pytest.mark.parametrize("scoring", ["cache", "sql"])
 def test_scores_are_textbook_bm25(scoring: str) -> None:
-    index = DuckDBToolIndex(stemming=False, stop_words=False, scoring=scoring)
+    # The engine's scores alone: without core's coverage factor (`query_coverage`).
+    index = DuckDBToolIndex(stemming=False, stop_words=False, scoring=scoring, query_coverage=0)
     docs = {
         "w": "red apple red fruit",
         "x": "green apple",

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from toolscout.clause_search import search_by_clause
+from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase
 from toolscout.related import word_columns, word_groups
@@ -316,19 +317,29 @@ class DuckDBToolIndex(ToolIndexBase):
         terms = query.terms
         if key is None or not terms:
             return [], 0
-        groups = word_groups(terms, toolset, self.options.related_weight, self.analyzer)
-        if self.options.scoring == "sql":
-            ranked, total = self._search_sql(key, groups, query)
+        opts = self.options
+        groups = word_groups(terms, toolset, opts.related_weight, self.analyzer)
+        depth = coverage_depth(query.limit, opts.query_coverage)
+        if opts.scoring == "sql":
+            ranked, total = self._search_sql(key, groups, query, depth)
         else:
             entry = self._cache.get(key) or self._load(key)
             if entry is None:
                 return [], 0
-            ranked, total = entry.search(groups, query.limit, query.allowed)
+            ranked, total = entry.search(groups, depth, query.allowed)
         tools = toolset.tools
         hits = [
             ToolHit(name, score, tools[name].summary if name in tools else "")
             for name, score in ranked
         ]
+        hits = by_coverage(
+            hits,
+            query,
+            toolset,
+            self.analyzer,
+            related_weight=opts.related_weight,
+            power=opts.query_coverage,
+        )
         return hits, total
 
     def _load(self, key: int) -> SetIndex | None:
@@ -374,7 +385,7 @@ class DuckDBToolIndex(ToolIndexBase):
             return entry
 
     def _search_sql(
-        self, key: int, groups: Sequence[Sequence[tuple[str, float]]], query: Query
+        self, key: int, groups: Sequence[Sequence[tuple[str, float]]], query: Query, limit: int
     ) -> tuple[list[tuple[str, float]], int]:
         wn, wp, wd = self._bm25.weights
         allowed = query.allowed
@@ -391,7 +402,7 @@ class DuckDBToolIndex(ToolIndexBase):
             "discounts": discounts,
             "everything": allowed is None,
             "allowed": sorted(allowed) if allowed else [],
-            "limit": query.limit,
+            "limit": limit,
         }
         rows = self._cursor().execute(sql.SEARCH, params).fetchall()
         ranked = [(name, float(score)) for name, score, _ in rows]

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from toolscout.clause_search import add_clause_bests, search_by_clause
+from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.index import Capabilities, Query
 from toolscout.related import word_groups
@@ -536,10 +537,20 @@ class PostgresToolIndex(SharedToolIndexBase):
 
         def search(part: Query) -> tuple[list[ToolHit], int]:
             groups = word_groups(part.terms, held.toolset, opts.related_weight, self.analyzer)
+            depth = coverage_depth(part.limit, opts.query_coverage)
             ranked, total = terms.top_groups(
-                groups, part.limit, k1=opts.k1, b=opts.b, allowed=part.allowed
+                groups, depth, k1=opts.k1, b=opts.b, allowed=part.allowed
             )
-            return [ToolHit(name, score, tools[name].summary) for name, score in ranked], total
+            hits = [ToolHit(name, score, tools[name].summary) for name, score in ranked]
+            hits = by_coverage(
+                hits,
+                part,
+                held.toolset,
+                self.analyzer,
+                related_weight=opts.related_weight,
+                power=opts.query_coverage,
+            )
+            return hits, total
 
         if not opts.split_query:
             return search(query)

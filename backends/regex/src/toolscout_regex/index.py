@@ -69,8 +69,8 @@ class RegexOptions(KeywordOptions):
 
     The shared vocabulary (`name_weight`, `parameters_weight`, `description_weight`,
     `stemming`, `stop_words`, `min_score`, `max_results`, and the keyword backends'
-    `related_weight`) is core's; parameters weigh a little more here by default, and the
-    rest are this engine's own.
+    `related_weight` and `query_coverage`) is core's; parameters weigh a little more here
+    by default, and the rest are this engine's own.
     """
 
     parameters_weight: float = Field(
@@ -88,13 +88,6 @@ class RegexOptions(KeywordOptions):
         ge=0,
         description="Weight of a match in the description's first sentence (what the tool "
         "does), on top of the description's own.",
-    )
-    query_coverage: float = Field(
-        0.3,
-        ge=0,
-        le=4,
-        description="Scores are multiplied by the share of the query's known words a tool "
-        "contains, raised to this power (0 disables).",
     )
     prefix_weight: float = Field(
         0.5,
@@ -377,8 +370,8 @@ class RegexToolIndex(ToolIndexBase):
                 matched[doc] = matched.get(doc, 0) + 1
         power = self.options.query_coverage
         if power > 0.0 and known > 1:
-            # A tool that has most of what was asked beats one that has a single rare word
-            # many times (Lucene's coordination factor, softened by the power).
+            # Core's coverage rule (`toolscout.coverage`), from the counts at hand: a tool
+            # that has most of what was asked beats one that has a rare word many times.
             for doc, count in matched.items():
                 scores[doc] *= (count / known) ** power
         coverage = self.options.name_coverage_weight

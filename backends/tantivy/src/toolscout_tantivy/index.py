@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolscout.clause_search import search_by_clause
 from toolscout.confidence import profile_of
+from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
 from toolscout.related import discounted_related, expands
@@ -532,7 +533,9 @@ class TantivyToolIndex(ToolIndexBase):
         built = self._build_query(toolset, query, only)
         if built is None:
             return [], 0
-        result = searcher.search(built, query.limit, count=True)
+        opts = self.options
+        depth = coverage_depth(query.limit, opts.query_coverage)
+        result = searcher.search(built, depth, count=True)
         count = int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
         found = result.hits
         if not found:
@@ -544,7 +547,15 @@ class TantivyToolIndex(ToolIndexBase):
             hit = known.get(num)  # type: ignore[arg-type]
             if hit is not None:  # None: deleted by a write racing this search
                 hits.append(ToolHit(hit[0], score, hit[1]))
-        return hits, count
+        ranked = by_coverage(
+            hits,
+            query,
+            toolset,
+            self.analyzer,
+            related_weight=opts.related_weight,
+            power=opts.query_coverage,
+        )
+        return ranked, count
 
     # --- inspection ------------------------------------------------------------------
 

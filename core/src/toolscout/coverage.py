@@ -1,0 +1,71 @@
+"""Keyword hits weighed by how much of the query they cover (Lucene's coordination factor).
+
+BM25 adds up each query word's score, so a tool that has one rare word of the query many
+times can beat one that has most of what was asked. Every keyword engine therefore takes
+its best `COVERAGE_DEPTH` hits and multiplies each score by the share of the query's known
+words (those some tool of the set has) the tool contains, raised to the `query_coverage`
+option (0.3 by default): a word counts as covered if the tool has it or one of its related
+words (`toolscout.related.word_groups`). A query with fewer than two known words is left
+as it is. The regex backend applies the same factor inside its scorer (where a word's
+prefix completions count too); tantivy, duckdb and postgres's keyword mode call
+`by_coverage`. Tuned with regex on ../shared/eval, confirmed with tantivy, duckdb and
+postgres (docs/backends/regex.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from toolscout.types import ToolHit
+
+if TYPE_CHECKING:
+    from toolscout.analysis import Analyzer
+    from toolscout.index import Query
+    from toolscout.toolsets import ToolSet
+
+__all__ = ["COVERAGE_DEPTH", "by_coverage", "coverage_depth"]
+
+#: Hits an engine hands to `by_coverage` at least: a tool the factor lifts onto the page
+#: may rank far below it by BM25 alone.
+COVERAGE_DEPTH = 50
+
+
+def coverage_depth(limit: int, power: float) -> int:
+    """How many hits a keyword engine fetches for a page of `limit`."""
+    return max(limit, COVERAGE_DEPTH) if power > 0.0 else limit
+
+
+def by_coverage(
+    hits: list[ToolHit],
+    query: Query,
+    toolset: ToolSet,
+    analyzer: Analyzer,
+    *,
+    related_weight: float,
+    power: float,
+) -> list[ToolHit]:
+    """`hits` (best first, BM25 scores) rescored by the share of the query's known words
+    each tool covers, to `power`, best first again, cut to `query.limit`."""
+    if power <= 0.0 or len(hits) < 2:
+        return hits[: query.limit]
+    from toolscout.confidence import profile_of
+    from toolscout.related import word_groups
+
+    profile = profile_of(toolset, analyzer)
+    vocabulary = profile.weights
+    groups = word_groups(query.terms, toolset, related_weight, analyzer)
+    known = [
+        words
+        for words in ({word for word, _discount in group} for group in groups)
+        if not words.isdisjoint(vocabulary)
+    ]
+    if len(known) < 2:
+        return hits[: query.limit]
+    empty: frozenset[str] = frozenset()
+    scored = []
+    for hit in hits:
+        words = profile.terms.get(hit.name, empty)
+        share = sum(1 for group in known if not group.isdisjoint(words)) / len(known)
+        scored.append((hit.score * share**power, hit))
+    scored.sort(key=lambda pair: -pair[0])  # stable: ties keep the engine's order
+    return [ToolHit(hit.name, round(score, 6), hit.summary) for score, hit in scored[: query.limit]]
