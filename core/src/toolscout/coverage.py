@@ -8,8 +8,9 @@ option (0.3 by default): a word counts as covered if the tool has it or one of i
 words (`toolscout.related.word_groups`). A query with fewer than two known words is left
 as it is. The regex backend applies the same factor inside its scorer (where a word's
 prefix completions count too); tantivy, duckdb and postgres's keyword mode call
-`by_coverage`. Tuned with regex on ../shared/eval, confirmed with tantivy, duckdb and
-postgres (docs/backends/regex.md).
+`by_coverage`. The power was tuned with regex on ../shared/eval (Seal-Tools recall@5
+0.902 -> 0.934 against none) and confirmed with tantivy and duckdb on all three sets
+(docs/backends/tantivy.md).
 """
 
 from __future__ import annotations

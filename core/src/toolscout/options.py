@@ -103,7 +103,7 @@ class KeywordOptions(IndexOptions):
         "Needs `stemming` (the related words are stems).",
     )
     # Tuned with the regex backend on ../shared/eval (Seal-Tools recall@5 0.902 -> 0.934),
-    # confirmed with tantivy, duckdb and postgres (docs/backends/regex.md).
+    # confirmed with tantivy and duckdb (docs/backends/tantivy.md).
     query_coverage: float = Field(
         0.3,
         ge=0,
