@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tantivy_catalog import CATALOG
-from toolscout import ToolSearchRequest
+from toolscout import ToolReference, ToolSearchRequest
 from toolscout_tantivy import TantivyToolIndex
 
 
@@ -127,3 +127,26 @@ def _shared_index() -> TantivyToolIndex:
         index.index_tools("s1", CATALOG)
         _SHARED.append(index)
     return _SHARED[0]
+
+
+def test_a_tool_with_more_of_the_query_beats_one_word_many_times() -> None:
+    """Core's coverage rule (`query_coverage`): BM25 alone ranks the tool that repeats one
+    rare query word above the one that has every word asked for."""
+    tools = [
+        ToolReference("storm_alerts", "Storm warnings: storm tracks, storm levels."),
+        ToolReference("city_forecast", "Weather forecast of a city."),
+        # Common words ("forecast", "city") weigh little by BM25; "storm" is rare.
+        *[
+            ToolReference(f"tide_forecast_{n}", f"Tide forecast of a city port {n}.")
+            for n in range(6)
+        ],
+    ]
+    query = "storm forecast for my city"
+    ranked = {}
+    for power in (0.0, 1.0):
+        index = TantivyToolIndex(query_coverage=power)
+        index.index_tools("s", tools)
+        ranked[power] = names(index, query, "s", 2)
+        index.close()
+    assert ranked[0.0][0] == "storm_alerts"
+    assert ranked[1.0][0] == "city_forecast"
