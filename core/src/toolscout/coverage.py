@@ -56,17 +56,26 @@ def by_coverage(
     vocabulary = profile.weights
     groups = word_groups(query.terms, toolset, related_weight, analyzer)
     known = [
-        words
-        for words in ({word for word, _discount in group} for group in groups)
-        if not words.isdisjoint(vocabulary)
+        {word for word, _discount in group}
+        for group in groups
+        if any(word in vocabulary for word, _discount in group)
     ]
     if len(known) < 2:
         return hits[: query.limit]
+    # Each word of a known group, with the bit of every group it is in: a tool's groups are
+    # then one set intersection and an OR per shared word.
+    bits: dict[str, int] = {}
+    for at, group in enumerate(known):
+        for word in group:
+            bits[word] = bits.get(word, 0) | 1 << at
+    wanted = frozenset(bits)
     empty: frozenset[str] = frozenset()
     scored = []
     for hit in hits:
-        words = profile.terms.get(hit.name, empty)
-        share = sum(1 for group in known if not group.isdisjoint(words)) / len(known)
+        covered = 0
+        for word in wanted & profile.terms.get(hit.name, empty):
+            covered |= bits[word]
+        share = covered.bit_count() / len(known)
         scored.append((hit.score * share**power, hit))
     scored.sort(key=lambda pair: -pair[0])  # stable: ties keep the engine's order
     return [ToolHit(hit.name, round(score, 6), hit.summary) for score, hit in scored[: query.limit]]
