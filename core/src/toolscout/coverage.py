@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 from toolscout.types import ToolHit
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from toolscout.analysis import Analyzer
-    from toolscout.index import Query
     from toolscout.toolsets import ToolSet
 
 __all__ = ["COVERAGE_DEPTH", "by_coverage", "coverage_depth"]
@@ -38,30 +39,29 @@ def coverage_depth(limit: int, power: float) -> int:
 
 def by_coverage(
     hits: list[ToolHit],
-    query: Query,
+    groups: Sequence[Sequence[tuple[str, float]]],
     toolset: ToolSet,
     analyzer: Analyzer,
     *,
-    related_weight: float,
     power: float,
+    limit: int,
 ) -> list[ToolHit]:
     """`hits` (best first, BM25 scores) rescored by the share of the query's known words
-    each tool covers, to `power`, best first again, cut to `query.limit`."""
+    each tool covers, to `power`, best first again, cut to `limit`. `groups` are the query's
+    terms with their related words, as the engine searched them (`word_groups`)."""
     if power <= 0.0 or len(hits) < 2:
-        return hits[: query.limit]
+        return hits[:limit]
     from toolscout.confidence import profile_of
-    from toolscout.related import word_groups
 
     profile = profile_of(toolset, analyzer)
     vocabulary = profile.weights
-    groups = word_groups(query.terms, toolset, related_weight, analyzer)
     known = [
         {word for word, _discount in group}
         for group in groups
         if any(word in vocabulary for word, _discount in group)
     ]
     if len(known) < 2:
-        return hits[: query.limit]
+        return hits[:limit]
     # Each word of a known group, with the bit of every group it is in: a tool's groups are
     # then one set intersection and an OR per shared word.
     bits: dict[str, int] = {}
@@ -78,4 +78,4 @@ def by_coverage(
         share = covered.bit_count() / len(known)
         scored.append((hit.score * share**power, hit))
     scored.sort(key=lambda pair: -pair[0])  # stable: ties keep the engine's order
-    return [ToolHit(hit.name, round(score, 6), hit.summary) for score, hit in scored[: query.limit]]
+    return [ToolHit(hit.name, round(score, 6), hit.summary) for score, hit in scored[:limit]]

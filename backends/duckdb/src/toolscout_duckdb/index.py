@@ -333,12 +333,7 @@ class DuckDBToolIndex(ToolIndexBase):
             for name, score in ranked
         ]
         hits = by_coverage(
-            hits,
-            query,
-            toolset,
-            self.analyzer,
-            related_weight=opts.related_weight,
-            power=opts.query_coverage,
+            hits, groups, toolset, self.analyzer, power=opts.query_coverage, limit=query.limit
         )
         return hits, total
 

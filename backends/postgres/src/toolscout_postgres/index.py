@@ -544,11 +544,11 @@ class PostgresToolIndex(SharedToolIndexBase):
             hits = [ToolHit(name, score, tools[name].summary) for name, score in ranked]
             hits = by_coverage(
                 hits,
-                part,
+                groups,
                 held.toolset,
                 self.analyzer,
-                related_weight=opts.related_weight,
                 power=opts.query_coverage,
+                limit=part.limit,
             )
             return hits, total
 

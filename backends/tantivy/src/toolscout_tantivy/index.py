@@ -41,7 +41,7 @@ from toolscout.confidence import profile_of
 from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
-from toolscout.related import discounted_related, expands
+from toolscout.related import discounted_related, expands, word_groups
 from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -547,13 +547,10 @@ class TantivyToolIndex(ToolIndexBase):
             hit = known.get(num)  # type: ignore[arg-type]
             if hit is not None:  # None: deleted by a write racing this search
                 hits.append(ToolHit(hit[0], score, hit[1]))
+        # The query's words and the related words the search widened them to.
+        groups = word_groups(query.terms, toolset, opts.related_weight, self.analyzer)
         ranked = by_coverage(
-            hits,
-            query,
-            toolset,
-            self.analyzer,
-            related_weight=opts.related_weight,
-            power=opts.query_coverage,
+            hits, groups, toolset, self.analyzer, power=opts.query_coverage, limit=query.limit
         )
         return ranked, count
 
