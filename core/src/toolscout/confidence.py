@@ -16,6 +16,11 @@ So core computes its own evidence, from the query and the tools, after the engin
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
   keeps on one scale across catalogs far better than any lexical score.
 
+- **Margin** (keyword scores). How much better the best of the first `DEPTH` hits covers
+  the query than the worst of them: a tool that stands out from its neighbours is a clearer
+  answer than one of several that each cover a little. Coverages on one scale, so this too
+  means the same in any catalog.
+
 `confidence` maps these to [0, 1] (`combine`), and a search whose best hit (of the first
 `DEPTH`) is less confident than the index's `min_confidence` returns nothing, unless the
 query names a tool. How the constants were fitted is written beside them.
@@ -40,9 +45,11 @@ __all__ = [
     "DEFAULT_MIN_CONFIDENCE",
     "DEPTH",
     "CatalogProfile",
+    "Evidence",
     "answer_confidence",
     "combine",
     "confidences",
+    "evidence",
     "profile_of",
 ]
 
@@ -51,23 +58,28 @@ __all__ = [
 DEPTH = 3
 
 # --- fitted constants ------------------------------------------------------------------
-# Fitted on ../shared/eval (docs/confidence.md has the commands and figures):
-# - the weights, by logistic regression on MetaTool: its 2,090 answerable queries against
-#   its 1,496 infeasible ones (tool_absent, no_tool_needed), features as `confidences`
-#   computes them from the top 10 of regex (keyword) and of lancedb hybrid with the onnx
-#   MiniLM embedder (similarity);
-# - then each intercept shifted so that `DEFAULT_MIN_CONFIDENCE` keeps about 97.5% of
-#   MetaTool's answerable queries (the hardest of the three sets: its queries paraphrase
-#   the most) with every first-party backend of that kind (keyword: the least of regex,
-#   tantivy and duckdb; similarity: shifted again, -2.427 to -2.515, when hybrid fusion
-#   began weighing keyword hits by `query_coverage`), and confirmed on BFCL and
-#   Seal-Tools, which keep more than 99% of theirs.
+# Fitted on ../shared/eval (docs/confidence.md has the commands and figures), by logistic
+# regression on MetaTool's 2,090 answerable queries and its 1,496 infeasible ones
+# (tool_absent, no_tool_needed), features as `confidences` computes them:
+# - keyword: pooled from the top 10 of regex, tantivy, duckdb and postgres keyword mode;
+#   an answer counts as right when a relevant tool is in its top 5 (an answerable query
+#   the engine ranks wrong is no loss to abstain on). The intercept then set so that
+#   `DEFAULT_MIN_CONFIDENCE` costs each of those backends at most 0.0096 of MetaTool's
+#   hit@5 (the hardest of the three sets: its queries paraphrase the most); confirmed on
+#   BFCL and Seal-Tools, which keep more than 99% of their answerable queries.
+# - similarity: from the top 10 of lancedb hybrid with the onnx MiniLM embedder,
+#   answerable against infeasible; the intercept shifted so that the floor keeps about
+#   97.5% of MetaTool's answerable queries (-2.427 to -2.515 when hybrid fusion began
+#   weighing keyword hits by `query_coverage`). Its floor costs MetaTool's hit@5 0.011:
+#   at that set's 20% abstention no model of these features (nor of the cosine margins
+#   over the first ten) does better.
 #: The default `min_confidence`: an answer less confident than this is empty.
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.
 UNKNOWN_WEIGHT = 1.0
-#: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows.
-KEYWORD_MODEL = (-1.503, 2.520, 2.275)
+#: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows,
+#: x margin (the first `DEPTH` hits' best coverage less their worst).
+KEYWORD_MODEL = (-1.415, 1.627, 1.726, 3.624)
 #: Similarity scores: intercept, x cosine similarity, x coverage.
 SIMILARITY_MODEL = (-2.515, 7.562, 2.310)
 
@@ -178,17 +190,41 @@ class WeighedQuery:
         return covered / self.total
 
 
-def combine(coverage: float, known: float, similarity: float | None = None) -> float:
-    """The confidence, 0 to 1, of a hit: a logistic function of its coverage and of the
-    share of the query the catalog knows, or, when the engine scores by cosine similarity,
-    of that similarity and its coverage (see the module docstring for the features)."""
+def combine(
+    coverage: float, known: float, similarity: float | None = None, margin: float = 0.0
+) -> float:
+    """The confidence, 0 to 1, of a hit: a logistic function of its coverage, of the share
+    of the query the catalog knows and of the answer's margin, or, when the engine scores by
+    cosine similarity, of that similarity and its coverage (see the module docstring for
+    the features)."""
     if similarity is None:
-        bias, by_coverage, by_known = KEYWORD_MODEL
-        logit = bias + by_coverage * coverage + by_known * known
+        bias, by_coverage, by_known, by_margin = KEYWORD_MODEL
+        logit = bias + by_coverage * coverage + by_known * known + by_margin * margin
     else:
         bias, by_similarity, by_coverage = SIMILARITY_MODEL
         logit = bias + by_similarity * similarity + by_coverage * coverage
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, logit))))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What core weighs for the hits of one answer: each hit's coverage, the share of the
+    query the set knows, and the margin of the first `DEPTH` hits' coverages."""
+
+    coverages: list[float]
+    known: float
+    margin: float
+
+
+def evidence(profile: CatalogProfile, query_terms: Sequence[str], names: Sequence[str]) -> Evidence:
+    """The evidence for hits `names`, best first, of a query with these (distinct) terms."""
+    weighed = profile.weigh(query_terms)
+    terms = profile.terms
+    empty: frozenset[str] = frozenset()
+    coverages = [weighed.coverage(terms.get(name, empty)) for name in names]
+    # A page shorter than `DEPTH` lacks tools that cover anything: they count as 0.
+    first = (coverages[:DEPTH] + [0.0] * DEPTH)[:DEPTH]
+    return Evidence(coverages, weighed.known, max(first) - min(first))
 
 
 def confidences(
@@ -199,14 +235,11 @@ def confidences(
 ) -> list[float]:
     """The confidence of each hit (`names`, with their cosine similarities if the engine
     scores by similarity), each rounded to 4 places."""
-    weighed = profile.weigh(query_terms)
-    terms = profile.terms
-    empty: frozenset[str] = frozenset()
+    seen = evidence(profile, query_terms, names)
     found = []
-    for at, name in enumerate(names):
+    for at, coverage in enumerate(seen.coverages):
         similarity = similarities[at] if similarities is not None else None
-        coverage = weighed.coverage(terms.get(name, empty))
-        found.append(round(combine(coverage, weighed.known, similarity), 4))
+        found.append(round(combine(coverage, seen.known, similarity, seen.margin), 4))
     return found
 
 
