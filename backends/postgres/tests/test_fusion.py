@@ -191,34 +191,38 @@ def test_fusion_options() -> None:
         PostgresOptions(fusion="max")
 
 
+@pytest.mark.parametrize("mode", ["hybrid", "vector"])
 @pytest.mark.parametrize("exact_limit", [20_000, 1])
 def test_each_step_of_a_query_finds_its_tool(
-    dsn: str, schema: str, hash_embedder: Any, exact_limit: int
+    dsn: str, schema: str, hash_embedder: Any, exact_limit: int, mode: str
 ) -> None:
-    """The clauses' vectors reach the tool of each step, exactly and through HNSW; a
-    tool's similarity is its best over the whole query and its clauses."""
+    """The clauses' vectors reach the tool of each step, exactly and through HNSW, in
+    either vector mode; a tool's similarity is its best over the whole query and its
+    clauses."""
     index = PostgresToolIndex(
-        hash_embedder, dsn=dsn, schema=schema, mode="hybrid", exact_limit=exact_limit
+        hash_embedder, dsn=dsn, schema=schema, mode=mode, exact_limit=exact_limit
     )
     try:
         index.index_tools("s", TOOLS)
         index.search(ToolSearchRequest("s", "weather", 1))  # learn the set's size
         hits = index.search(ToolSearchRequest("s", STEPS, 3)).references
         assert {hit.name for hit in hits} == {"get_weather", "book_table", "send_email"}
+        assert isinstance(index._query_vectors(STEPS), list)
         parts = clauses(STEPS)
         assert len(parts) == 3
         vectors = list(hash_embedder.embed([STEPS, *parts]))
         indexed = "_INDEXED" if exact_limit == 1 else ""
-        params, rows, tools = _fused(index, "HYBRID_SPLIT" + indexed, STEPS, vectors)
+        statement = mode.upper() + "_SPLIT" + indexed
+        params, rows, tools = _fused(index, statement, STEPS, vectors)
+        similarity = 7 if mode == "hybrid" else 6  # the vector statement's score column
+        assert rows
         for row in rows:
             vector = hash_embedder.embed([embedding_text(tools[row[5]])])[0]
             best = max(float(vector @ v) for v in vectors)
-            assert float(row[7]) == pytest.approx(best, abs=1e-5)
+            assert float(row[similarity]) == pytest.approx(best, abs=1e-5)
         if indexed:
             with index._connection() as conn:
-                plan = conn.execute(
-                    "EXPLAIN " + index._statements["HYBRID_SPLIT_INDEXED"], params
-                ).fetchall()
+                plan = conn.execute("EXPLAIN " + index._statements[statement], params).fetchall()
             assert any("definitions_embedding" in row[0] for row in plan), plan
     finally:
         index.close()

@@ -624,36 +624,42 @@ class VectorIndexBase(ToolIndexBase):
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         options = self.options
         vectors = self._query_vectors(query)
-        wanted = max(query.limit, options.candidates)
-        if options.mode != "hybrid":
-            found = [
-                (name, score)
-                for name, score in self._vector_candidates(toolset, query, vectors, wanted)
-                if name in toolset.tools
-            ]
-            hits = [
-                ToolHit(name, score, toolset.tools[name].summary)
-                for name, score in found[: query.limit]
-            ]
-            return hits, len(found)
-        hits, total = self._fuse(toolset, query, vectors)
+        hits, total = self._ranked(toolset, query, vectors)
         if not options.split_query or len(vectors) < 2:
             return hits, total
 
         def search_clause(clause: Query) -> tuple[list[ToolHit], int]:
             # Its vector was embedded (and cached) with the whole query's.
-            return self._fuse(toolset, clause, self._query_vectors(clause, split=False))
+            return self._ranked(toolset, clause, self._query_vectors(clause, split=False))
 
         return add_clause_bests(
             query, hits, total, search_clause, toolset, self.analyzer, min_score=options.min_score
         )
 
-    def _fuse(
+    def _ranked(
         self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix]
     ) -> tuple[list[ToolHit], int]:
-        """Hybrid mode's hits: the engine's keyword and vector candidates, fused."""
+        """The mode's hits for these query vectors: in `vector` mode the nearest tools, in
+        `hybrid` mode the engine's keyword and vector candidates, fused."""
         options = self.options
         wanted = max(query.limit, options.candidates)
+        if options.mode == "hybrid":
+            return self._fuse(toolset, query, vectors, wanted)
+        found = [
+            (name, score)
+            for name, score in self._vector_candidates(toolset, query, vectors, wanted)
+            if name in toolset.tools
+        ]
+        hits = [
+            ToolHit(name, score, toolset.tools[name].summary)
+            for name, score in found[: query.limit]
+        ]
+        return hits, len(found)
+
+    def _fuse(
+        self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix], wanted: int
+    ) -> tuple[list[ToolHit], int]:
+        options = self.options
         by_vector: Candidates = ()
         by_keyword: Candidates = ()
         if options.vector_weight > 0:

@@ -505,7 +505,7 @@ class PostgresToolIndex(SharedToolIndexBase):
             return self._hits(held, self._query(query.session_id, part.text, 1, keys, vector), part)
 
         hits, total = search(query)
-        if self.mode != "hybrid" or not self.options.split_query:
+        if not self.options.split_query:
             return hits, total
         return add_clause_bests(
             query,
@@ -565,8 +565,7 @@ class PostgresToolIndex(SharedToolIndexBase):
         assert self.embedder is not None and self.cache is not None
         opts = self.options
         tools = held.toolset.tools
-        split = self.mode == "hybrid" and opts.split_query
-        vectors = query_vectors(self.cache, self.embedder, query.text, split=split)
+        vectors = query_vectors(self.cache, self.embedder, query.text, split=opts.split_query)
         assert self._vector_oid is not None
         oid = self._vector_oid
         statement = self._statements["SET_VECTORS"]
@@ -599,13 +598,12 @@ class PostgresToolIndex(SharedToolIndexBase):
         )
 
     def _query_vectors(self, text: str) -> Any:
-        """The query's vector; in hybrid mode with `split_query`, a list of `Vector`s: the
-        whole query's, then one per clause of a query that asks for several things."""
+        """The query's vector; with `split_query`, a list of `Vector`s: the whole query's,
+        then one per clause of a query that asks for several things."""
         from toolscout.embedders import query_vectors
 
         assert self.embedder is not None and self.cache is not None
-        split = self.mode == "hybrid" and self.options.split_query
-        vectors = query_vectors(self.cache, self.embedder, text, split=split)
+        vectors = query_vectors(self.cache, self.embedder, text, split=self.options.split_query)
         if len(vectors) == 1:
             return vectors[0]
         return [Vector(vector) for vector in vectors]
@@ -648,8 +646,10 @@ class PostgresToolIndex(SharedToolIndexBase):
         hint = self._hint(session_id)
         known = self._sets_cache.get(hint) if hint is not None else None
         indexed = known is not None and len(known) > opts.exact_limit
-        base = "VECTOR" if self.mode == "vector" else "HYBRID_SPLIT" if split else "HYBRID"
-        statement = self._statements[base + ("_INDEXED" if indexed else "")]
+        base = "VECTOR" if self.mode == "vector" else "HYBRID"
+        statement = self._statements[
+            base + ("_SPLIT" if split else "") + ("_INDEXED" if indexed else "")
+        ]
         if self.mode == "hybrid":
             params.update(
                 tw=opts.text_weight,

@@ -396,9 +396,13 @@ nearest AS MATERIALIZED (
 )"""
 
 
-def vector_search(indexed: bool) -> str:
-    """Vector mode: the set's head, then its nearest tools (def, cosine similarity)."""
-    nearest = _NEAREST_INDEXED if indexed else _NEAREST_EXACT
+def vector_search(indexed: bool, split: bool = False) -> str:
+    """Vector mode: the set's head, then its nearest tools (def, cosine similarity). With
+    `split`, as `hybrid_search`'s: each tool's least distance to the query's vectors."""
+    if split:
+        nearest = _NEAREST_SPLIT_INDEXED if indexed else _NEAREST_SPLIT_EXACT
+    else:
+        nearest = _NEAREST_INDEXED if indexed else _NEAREST_EXACT
     return (
         "WITH"
         + _TARGET
@@ -521,16 +525,19 @@ _PLAIN = (
 def compile_statements(schema_quoted: str, operator: str) -> dict[str, str]:
     """The statements with the schema (`schema_quoted`) and pgvector's operator (as
     `schema.SchemaVectors.operator` has it; `<=>` when the schema holds no vectors)
-    filled in, by name: the constants above, and `VECTOR`, `HYBRID` and `HYBRID_SPLIT`,
-    each also `_INDEXED`."""
+    filled in, by name: the constants above, and `VECTOR`, `VECTOR_SPLIT`, `HYBRID` and
+    `HYBRID_SPLIT`, each also `_INDEXED`."""
     s = schema_quoted
     plain: dict[str, str] = {name: globals()[name].format(s=s) for name in _PLAIN}
     plain["SET_VECTOR"] = SET_VECTOR.format(s=s)
     for indexed in (False, True):
         suffix = "_INDEXED" if indexed else ""
-        plain["VECTOR" + suffix] = vector_search(indexed).format(s=s).replace("<=>", operator)
         for split in (False, True):
-            plain["HYBRID" + ("_SPLIT" if split else "") + suffix] = (
+            name = ("_SPLIT" if split else "") + suffix
+            plain["VECTOR" + name] = (
+                vector_search(indexed, split).format(s=s).replace("<=>", operator)
+            )
+            plain["HYBRID" + name] = (
                 hybrid_search(indexed, split).format(s=s).replace("<=>", operator)
             )
     return plain
