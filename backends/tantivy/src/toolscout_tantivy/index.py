@@ -37,11 +37,10 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolscout.clause_search import search_by_clause
-from toolscout.confidence import profile_of
 from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
-from toolscout.related import discounted_related, expands, word_groups
+from toolscout.related import expands, word_groups
 from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -447,27 +446,22 @@ class TantivyToolIndex(ToolIndexBase):
     def _with_related(
         self,
         toolset: ToolSet,
-        terms: Sequence[str],
+        groups: Sequence[Sequence[tuple[str, float]]],
         clauses: list[tuple[tantivy.Occur, tantivy.Query]],
     ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
-        """Each term's clause, or the best of it and its related words the set has
-        (`toolscout.related`), each discounted by `related_weight` times its similarity:
-        a dismax without tie-breaking, so a tool holding both counts the term once.
-        Kept per set and term, as the plain clauses are per term."""
+        """Each term's clause, or, for a term with related words the set has (its group of
+        `toolscout.related.word_groups`), the best of it and them, each discounted: a
+        dismax without tie-breaking, so a tool holding both counts the term once. Kept per
+        set and term, as the plain clauses are per term."""
         from tantivy import Query as TantivyQuery
 
         memo = self._widened.get(toolset, dict)
-        vocabulary = None
         cached = self._term_clauses
         widened = []
-        for term, clause in zip(terms, clauses, strict=True):
+        for group, clause in zip(groups, clauses, strict=True):
+            term, related = group[0][0], group[1:]
             found = memo.get(term)
             if found is None:
-                if vocabulary is None:
-                    vocabulary = profile_of(toolset, self.analyzer).weights
-                related = discounted_related(
-                    term, vocabulary, self.options.related_weight, self.analyzer
-                )
                 found = clause
                 if related:
                     alternatives = [clause[1]] + [
@@ -500,10 +494,14 @@ class TantivyToolIndex(ToolIndexBase):
         return scope
 
     def _build_query(
-        self, toolset: ToolSet, query: Query, only: str | None = None
+        self,
+        toolset: ToolSet,
+        query: Query,
+        groups: Sequence[Sequence[tuple[str, float]]],
+        only: str | None = None,
     ) -> tantivy.Query | None:
-        """The tantivy query of a search; `only` names the set a searcher holds alone,
-        which then needs no filter."""
+        """The tantivy query of a search for the query's word `groups`; `only` names the
+        set a searcher holds alone, which then needs no filter."""
         from tantivy import Occur
         from tantivy import Query as TantivyQuery
 
@@ -513,7 +511,7 @@ class TantivyToolIndex(ToolIndexBase):
         cached = self._term_clauses
         clauses = [cached.get(term) or self._term_clause(term) for term in terms]
         if expands(self.options.related_weight, self.analyzer):
-            clauses = self._with_related(toolset, terms, clauses)
+            clauses = self._with_related(toolset, groups, clauses)
         text = TantivyQuery.boolean_query(clauses)
         if only == toolset.id and query.allowed is None:
             return text
@@ -530,10 +528,12 @@ class TantivyToolIndex(ToolIndexBase):
 
     def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         searcher, only = self._current_reader() if self._dirty else self._reader
-        built = self._build_query(toolset, query, only)
+        opts = self.options
+        # The query's words and the related words the search widens them to.
+        groups = word_groups(query.terms, toolset, opts.related_weight, self.analyzer)
+        built = self._build_query(toolset, query, groups, only)
         if built is None:
             return [], 0
-        opts = self.options
         depth = coverage_depth(query.limit, opts.query_coverage)
         result = searcher.search(built, depth, count=True)
         count = int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
@@ -547,8 +547,6 @@ class TantivyToolIndex(ToolIndexBase):
             hit = known.get(num)  # type: ignore[arg-type]
             if hit is not None:  # None: deleted by a write racing this search
                 hits.append(ToolHit(hit[0], score, hit[1]))
-        # The query's words and the related words the search widened them to.
-        groups = word_groups(query.terms, toolset, opts.related_weight, self.analyzer)
         ranked = by_coverage(
             hits, groups, toolset, self.analyzer, power=opts.query_coverage, limit=query.limit
         )
