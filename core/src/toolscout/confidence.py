@@ -15,7 +15,6 @@ So core computes its own evidence, from the query and the tools, after the engin
 - **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
   keeps on one scale across catalogs far better than any lexical score.
-
 - **Margin** (keyword scores). How much better the best of the first `DEPTH` hits covers
   the query than the worst of them: a tool that stands out from its neighbours is a clearer
   answer than one of several that each cover a little. Coverages on one scale, so this too

@@ -659,6 +659,8 @@ class VectorIndexBase(ToolIndexBase):
     def _fuse(
         self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix], wanted: int
     ) -> tuple[list[ToolHit], int]:
+        """Hybrid mode's hits: the engine's best `wanted` keyword and vector candidates,
+        fused."""
         options = self.options
         by_vector: Candidates = ()
         by_keyword: Candidates = ()
