@@ -201,12 +201,16 @@ _open_paths_lock = threading.Lock()
 #: session other workers keep changing); after the second try it waits a little first.
 STALE_RETRIES = 8
 
+# The waits' own generator: a library must not draw from (and so shift) its caller's
+# global `random` state.
+_jitter = random.Random()
+
 
 def stale_backoff(attempt: int) -> None:
     """Before try `attempt` (0 first) of work that found its set stale: none for the first
     retry, then a random wait doubling up to 50 ms, so colliding workers spread out."""
     if attempt > 1:
-        time.sleep(random.uniform(0.0, min(0.05, 0.0005 * 2**attempt)))
+        time.sleep(_jitter.uniform(0.0, min(0.05, 0.0005 * 2**attempt)))
 
 
 class StaleSet(Exception):

@@ -42,6 +42,8 @@ T = TypeVar("T")
 
 #: How often a write that lost a race with another worker is tried (each from the start).
 WRITE_ATTEMPTS = 8
+# The waits' own generator: a library must not draw from its caller's global `random`.
+_jitter = random.Random()
 
 
 class DatabaseUnavailable(ToolscoutError, ConnectionError):
@@ -111,7 +113,7 @@ class Connections:
             except races:
                 if not write or attempt >= WRITE_ATTEMPTS:
                     raise
-                time.sleep(random.uniform(0.0, 0.005 * attempt))
+                time.sleep(_jitter.uniform(0.0, 0.005 * attempt))
             except PoolClosed:
                 # Replaced meanwhile (another operation found the server back): again, on
                 # the new pool; or this index was closed.
