@@ -158,6 +158,23 @@ def test_hits_carry_their_confidence_and_the_response_the_best() -> None:
     assert response.to_dict()["references"][0]["confidence"] == response.confidence
 
 
+def test_an_answer_is_as_confident_whatever_the_page_size() -> None:
+    """The engine ranks at least the hits confidence weighs: a page of one or two is as
+    confident as a page of five, and a prefix of it."""
+    index = _index()
+    for text in (
+        "refund a card payment",
+        "weather forecast tomorrow",
+        "post a message to a channel",
+        "upload a file",
+        "a migratory whale",
+    ):
+        pages = [index.search(ToolSearchRequest("s", text, size)) for size in (1, 2, 5)]
+        assert len({page.confidence for page in pages}) == 1, text
+        names = [[hit.name for hit in page.references] for page in pages]
+        assert names[0] == names[2][:1] and names[1] == names[2][:2], text
+
+
 def test_min_confidence_must_be_between_zero_and_one() -> None:
     with pytest.raises(ConfigError, match="min_confidence"):
         ReferenceToolIndex(min_confidence=1.5)

@@ -24,6 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from toolscout.analysis import Analyzer, analyzer, clauses, name_candidates
+from toolscout.confidence import DEPTH as CONFIDENCE_DEPTH
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.filters import matches
 from toolscout.toolsets import SessionLedger, StoredState, ToolSet
@@ -334,9 +335,11 @@ class IndexChores(ABC):
             named = toolset.named(name_candidates(text))
             if allowed is not None:
                 named = [name for name in named if name in allowed]
+            # The engine ranks at least the hits the confidence weighs, so an answer is as
+            # confident (and a page a prefix of a longer one) whatever the page's size.
             query = Query(
                 text,
-                limit,
+                max(limit, CONFIDENCE_DEPTH),
                 analyzer=self.analyzer,
                 named=named,
                 allowed=allowed,
@@ -349,7 +352,7 @@ class IndexChores(ABC):
             hits, total = self._rank(toolset, query, hits, total)
             elapsed_ms = (time.perf_counter() - start) * 1000.0
             return ToolSearchResponse(
-                tuple(hits), total, SearchMetadata(self.name, elapsed_ms), query.confidence
+                tuple(hits[:limit]), total, SearchMetadata(self.name, elapsed_ms), query.confidence
             )
         raise StoreRaceError(
             f"{self.name}: the tool set of session {request.session_id!r} kept changing while "
