@@ -221,7 +221,7 @@ def evidence(profile: CatalogProfile, query_terms: Sequence[str], names: Sequenc
     terms = profile.terms
     empty: frozenset[str] = frozenset()
     coverages = [weighed.coverage(terms.get(name, empty)) for name in names]
-    # A page shorter than `DEPTH` lacks tools that cover anything: they count as 0.
+    # Fewer than `DEPTH` hits: the engine found no more tools, so the missing cover nothing.
     first = (coverages[:DEPTH] + [0.0] * DEPTH)[:DEPTH]
     return Evidence(coverages, weighed.known, max(first) - min(first))
 
