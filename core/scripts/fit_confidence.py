@@ -5,8 +5,8 @@
 
 Each backend searches MetaTool's answerable and infeasible queries with the floor off, ten
 hits each, and core's evidence for each answer is taken as the search weighs it
-(`toolscout.confidence.evidence`: the best coverage of the first hits, the known share,
-the margin). A logistic regression, pooled over the backends, tells the answers that hold
+(`toolscout.confidence.evidence`: the best coverage of the first hits, the known
+share). A logistic regression, pooled over the backends, tells the answers that hold
 a relevant tool in their top 5 from the rest (infeasible queries, and answerable ones the
 engine ranks wrong). Its intercept is then set so that the default floor costs each
 backend at most `--max-drop` of MetaTool's hit@5. Prints the constants and, per backend,
@@ -29,7 +29,7 @@ from toolscout.toolsets import ToolSet
 
 #: As scikit-learn's default: an L2 penalty of 1/2 |w|^2 on the weights, not the intercept.
 RIDGE = 1.0
-FEATURES = ("coverage", "known share", "margin")
+FEATURES = ("coverage", "known share")
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def answers(spec: str, data: Path) -> list[Answer]:
             if names:
                 terms = tuple(dict.fromkeys(index.analyzer.query_terms(text)))
                 seen = evidence(profile, terms, names)
-                features = (max(seen.coverages[:DEPTH]), seen.known, seen.margin)
+                features = (max(seen.coverages[:DEPTH]), seen.known)
             found.append(Answer(kind, right, features))
     finally:
         index.close()

@@ -104,32 +104,6 @@ def test_an_answer_takes_its_best_first_hits() -> None:
     assert answer_confidence([]) == 0.0
 
 
-def test_a_tool_that_stands_out_is_a_clearer_answer_than_one_of_several() -> None:
-    """Keyword confidence weighs the margin of the first hits: the same coverage is less
-    telling when the next tools cover the query as well."""
-    profile = _profile(
-        [
-            ToolReference("refund_payment", "Refund a card payment."),
-            ToolReference("refund_order", "Refund an order's card payment."),
-            ToolReference("refund_charge", "Refund a card payment charge."),
-            ToolReference("get_forecast", "Weather forecast for a city."),
-            ToolReference("send_invoice", "Email an invoice."),
-        ]
-    )
-    terms = _terms("refund a card payment")
-    alone = confidences(profile, terms, ["refund_payment", "get_forecast", "send_invoice"])
-    among = confidences(profile, terms, ["refund_payment", "refund_order", "refund_charge"])
-    assert profile.coverage(terms, "refund_order") == profile.coverage(terms, "refund_payment")
-    assert alone[0] > among[0]
-    # A page of one hit: the missing neighbours cover nothing.
-    assert confidences(profile, terms, ["refund_payment"])[0] == alone[0]
-    # Similarity scores leave the margin out.
-    assert (
-        confidences(profile, terms, ["refund_payment", "get_forecast"], [0.5, 0.2])[0]
-        == confidences(profile, terms, ["refund_payment", "refund_order"], [0.5, 0.2])[0]
-    )
-
-
 def _index(**options: float) -> ReferenceToolIndex:
     index = ReferenceToolIndex(**options)
     index.index_tools("s", sample_tools())
@@ -173,6 +147,16 @@ def test_an_answer_is_as_confident_whatever_the_page_size() -> None:
         assert len({page.confidence for page in pages}) == 1, text
         names = [[hit.name for hit in page.references] for page in pages]
         assert names[0] == names[2][:1] and names[1] == names[2][:2], text
+
+
+def test_a_catalog_of_near_duplicates_still_answers() -> None:
+    """Tools that several servers offer alike tie at the top; the answer stands (a margin
+    over the next hits, tried as a feature, abstained here)."""
+    tools = [ToolReference(name, f"GCD ({name}).") for name in ("math.gcd", "math_gcd", "calc.gcd")]
+    index = ReferenceToolIndex()
+    index.index_tools("s", tools)
+    response = index.search(ToolSearchRequest("s", "gcd greatest common divisor", 3))
+    assert {hit.name for hit in response.references} == {t.name for t in tools}
 
 
 def test_min_confidence_must_be_between_zero_and_one() -> None:

@@ -15,10 +15,6 @@ So core computes its own evidence, from the query and the tools, after the engin
 - **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
   keeps on one scale across catalogs far better than any lexical score.
-- **Margin** (keyword scores). How much better the best of the first `DEPTH` hits covers
-  the query than the worst of them: a tool that stands out from its neighbours is a clearer
-  answer than one of several that each cover a little. Coverages on one scale, so this too
-  means the same in any catalog.
 
 `confidence` maps these to [0, 1] (`combine`), and a search whose best hit (of the first
 `DEPTH`) is less confident than the index's `min_confidence` returns nothing, unless the
@@ -76,9 +72,8 @@ DEPTH = 3
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.
 UNKNOWN_WEIGHT = 1.0
-#: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows,
-#: x margin (the first `DEPTH` hits' best coverage less their worst).
-KEYWORD_MODEL = (-1.415, 1.627, 1.726, 3.624)
+#: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows.
+KEYWORD_MODEL = (-1.448, 4.313, 1.444)
 #: Similarity scores: intercept, x cosine similarity, x coverage.
 SIMILARITY_MODEL = (-2.515, 7.562, 2.310)
 
@@ -189,16 +184,13 @@ class WeighedQuery:
         return covered / self.total
 
 
-def combine(
-    coverage: float, known: float, similarity: float | None = None, margin: float = 0.0
-) -> float:
-    """The confidence, 0 to 1, of a hit: a logistic function of its coverage, of the share
-    of the query the catalog knows and of the answer's margin, or, when the engine scores by
-    cosine similarity, of that similarity and its coverage (see the module docstring for
-    the features)."""
+def combine(coverage: float, known: float, similarity: float | None = None) -> float:
+    """The confidence, 0 to 1, of a hit: a logistic function of its coverage and of the
+    share of the query the catalog knows, or, when the engine scores by cosine similarity,
+    of that similarity and its coverage (see the module docstring for the features)."""
     if similarity is None:
-        bias, by_coverage, by_known, by_margin = KEYWORD_MODEL
-        logit = bias + by_coverage * coverage + by_known * known + by_margin * margin
+        bias, by_coverage, by_known = KEYWORD_MODEL
+        logit = bias + by_coverage * coverage + by_known * known
     else:
         bias, by_similarity, by_coverage = SIMILARITY_MODEL
         logit = bias + by_similarity * similarity + by_coverage * coverage
@@ -207,12 +199,11 @@ def combine(
 
 @dataclass(frozen=True)
 class Evidence:
-    """What core weighs for the hits of one answer: each hit's coverage, the share of the
-    query the set knows, and the margin of the first `DEPTH` hits' coverages."""
+    """What core weighs for the hits of one answer: each hit's coverage and the share of
+    the query the set knows."""
 
     coverages: list[float]
     known: float
-    margin: float
 
 
 def evidence(profile: CatalogProfile, query_terms: Sequence[str], names: Sequence[str]) -> Evidence:
@@ -221,9 +212,7 @@ def evidence(profile: CatalogProfile, query_terms: Sequence[str], names: Sequenc
     terms = profile.terms
     empty: frozenset[str] = frozenset()
     coverages = [weighed.coverage(terms.get(name, empty)) for name in names]
-    # Fewer than `DEPTH` hits: the engine found no more tools, so the missing cover nothing.
-    first = (coverages[:DEPTH] + [0.0] * DEPTH)[:DEPTH]
-    return Evidence(coverages, weighed.known, max(first) - min(first))
+    return Evidence(coverages, weighed.known)
 
 
 def confidences(
@@ -238,7 +227,7 @@ def confidences(
     found = []
     for at, coverage in enumerate(seen.coverages):
         similarity = similarities[at] if similarities is not None else None
-        found.append(round(combine(coverage, seen.known, similarity, seen.margin), 4))
+        found.append(round(combine(coverage, seen.known, similarity), 4))
     return found
 
 
