@@ -25,6 +25,7 @@ from toolscout import ToolSearchRequest, load_catalog, load_index
 from toolscout.analysis import name_candidates
 from toolscout.confidence import DEFAULT_MIN_CONFIDENCE, DEPTH, evidence, profile_of
 from toolscout.evaluation import load_infeasible, load_queries
+from toolscout.index import Query
 from toolscout.toolsets import ToolSet
 
 #: As scikit-learn's default: an L2 penalty of 1/2 |w|^2 on the weights, not the intercept.
@@ -75,7 +76,7 @@ def answers(spec: str, data: Path) -> list[Answer]:
             right = any(hit.name in relevant for hit in hits[:5])
             features = None
             if names:
-                terms = tuple(dict.fromkeys(index.analyzer.query_terms(text)))
+                terms = Query(text, 10, analyzer=index.analyzer).terms  # as the search has them
                 seen = evidence(profile, terms, names)
                 features = (max(seen.coverages[:DEPTH]), seen.known)
             found.append(Answer(kind, right, features))
