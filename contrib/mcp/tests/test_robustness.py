@@ -634,6 +634,38 @@ async def test_a_crashed_server_is_restarted_and_its_tools_reindexed_with_backof
         assert changed.count("crashy") >= 6  # down and up, three times
 
 
+async def test_a_call_while_a_restarted_server_is_reindexed_waits_for_its_tools() -> None:
+    gate = anyio.Event()
+    fake = FakeTime()
+
+    async def gated_sleep(delay: float) -> None:
+        await fake.sleep(delay)
+        await gate.wait()
+
+    policy = RestartPolicy(initial_delay=0.1, sleep=gated_sleep, clock=fake.clock)
+    async with McpToolHub(
+        servers(crashy=entry("crashy")), restart=policy, log=lambda _: None
+    ) as hub:
+        with pytest.raises(ServerUnavailable):
+            await hub.call("crash_now", {})
+        await fake.wait_sleeps(1)  # down, its tools out of the index, waiting to restart
+        results: list[str] = []
+        # Hold the index back: the server is ready before its tools are indexed again.
+        async with anyio.create_task_group() as group, hub._reindex_lock:
+            gate.set()
+            await wait_ready(hub, "crashy")
+            assert "echo_back" not in hub.tools
+
+            async def call() -> None:
+                results.append(await hub.call_text("echo_back", {"text": "back"}))
+
+            group.start_soon(call)
+            await anyio.sleep(0.2)
+            assert results == []  # waiting for the index, not told the tool is unknown
+        assert results == ["back"]
+        assert "echo_back" in hub.tools
+
+
 async def test_the_gateway_restarts_a_crashed_upstream(tmp_path: Path) -> None:
     config = write_config(
         tmp_path / "servers.json", {"crashy": entry("crashy"), "chat": entry("chat")}

@@ -359,7 +359,7 @@ class Gateway:
         self, ctx: Any, grant: Grant | None, name: str, arguments: object
     ) -> types.CallToolResult:
         """Call a tool this client may use, as it was last shown to it."""
-        tool = self.hub.get(name, grant)  # a tool the principal may not use is unknown
+        tool = await self.hub.resolve(name, grant)  # a tool the principal may not use is unknown
         shown = self._client(ctx, grant).revealed.get(tool.name)
         if shown is not None and shown != tool.reference.fingerprint:
             # The model would fill the arguments of a definition that no longer exists.

@@ -31,7 +31,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 import anyio
@@ -126,6 +126,8 @@ class _View:
     session: str | None
     tools: dict[str, HubTool]
     by_server: dict[str, dict[str, HubTool]]
+    # Each ready server's tool list the view was built from (compared by identity).
+    listed: dict[str, list[types.Tool]] = field(default_factory=dict)
 
 
 def namespaced(server: str, tool: str) -> str:
@@ -495,6 +497,7 @@ class McpToolHub:
         """
         async with self._reindex_lock:
             tools, by_server, collisions = self._collect()
+            listed = {u.name: u.tools for u in self.upstreams.values() if u.state == "ready"}
             session = self.shared_session or f"{self.session_prefix}-{next(self._generation)}"
             references = [tool.reference for tool in tools.values()]
             start = anyio.current_time()
@@ -506,7 +509,7 @@ class McpToolHub:
                     self._orphans[name] = tool.server
             for name in tools:
                 self._orphans.pop(name, None)
-            self._view = _View(session, tools, by_server)
+            self._view = _View(session, tools, by_server, listed)
             self._version += 1
             self.collisions = collisions
             if old.session is not None and old.session != session:
@@ -615,9 +618,31 @@ class McpToolHub:
             raise ToolArgumentsError(f"invalid arguments for {tool.name}: " + "; ".join(problems))
         return dict(arguments)
 
+    async def resolve(self, name: str, grant: Visibility | None = None) -> HubTool:
+        """`get`, waiting for the index to catch up when a server has just come back.
+
+        A restarted server is ready a moment before its tools are indexed again; a call to
+        one of them meanwhile would be told the tool does not exist.
+        """
+        try:
+            return self.get(name, grant)
+        except UnknownTool:
+            if not self._behind():
+                raise
+        await self.reindex()
+        return self.get(name, grant)
+
+    def _behind(self) -> bool:
+        """Whether a ready server lists tools the current view was not built from."""
+        listed = self._view.listed
+        return any(
+            upstream.state == "ready" and listed.get(upstream.name) is not upstream.tools
+            for upstream in self.upstreams.values()
+        )
+
     async def call(self, name: str, arguments: object = None) -> types.CallToolResult:
         """Call a tool by the name clients use; the owning server gets its own name for it."""
-        return await self.invoke(self.get(name), arguments)
+        return await self.invoke(await self.resolve(name), arguments)
 
     async def invoke(self, tool: HubTool, arguments: object = None) -> types.CallToolResult:
         """Call `tool` (from `get`) with `arguments`, checked against its input schema."""
