@@ -13,10 +13,12 @@ from toolscout.confidence import (
     answer_confidence,
     combine,
     confidences,
+    nearest_confidence,
 )
 from toolscout.errors import ConfigError
 from toolscout.testing import ReferenceToolIndex
 from toolscout.testing.sample_catalog import sample_tools
+from toolscout.types import ToolHit
 
 ANALYZER = analyzer()
 
@@ -102,6 +104,19 @@ def test_an_answer_takes_its_best_first_hits() -> None:
     assert found[2] > found[0]
     assert answer_confidence(found) == found[2]
     assert answer_confidence([]) == 0.0
+
+
+def test_a_similarity_answer_weighs_the_catalogs_nearest_tool() -> None:
+    profile = _profile(TOOLS)
+    terms = _terms("refund a card payment")
+    # A fusion ranked two weak matches first; the nearest tool is further down.
+    hits = [ToolHit("send_invoice", 0.2, ""), ToolHit("get_forecast", 0.1, "")]
+    alone = nearest_confidence(profile, terms, hits)
+    assert nearest_confidence(profile, terms, hits, nearest=0.6) > alone
+    assert nearest_confidence(profile, terms, hits, nearest=0.05) == alone  # never below
+    # The first hits' best coverage counts, wherever it is among them.
+    covering = [ToolHit("get_forecast", 0.2, ""), ToolHit("refund_payment", 0.1, "")]
+    assert nearest_confidence(profile, terms, covering) > alone
 
 
 def _index(**options: float) -> ReferenceToolIndex:

@@ -97,6 +97,16 @@ def test_a_keyword_hit_weighs_by_the_share_of_the_query_it_covers() -> None:
     assert order(0.25)[:2] == ["alpha", "gamma"]
 
 
+def test_fusion_tells_core_the_nearest_tools_similarity_wherever_it_ranked_it() -> None:
+    query = Query("unrelated words", 5, analyzer=analyzer())
+    opts = HybridOptions(name_match_weight=0.0, query_coverage=0.0)
+    hits, _total = fuse(
+        TOOLSET, query, BY_VECTOR, BY_KEYWORD, opts, analyzer=analyzer(), similarities=list
+    )
+    assert hits[0].name == "gamma" and hits[0].score == 0.35  # fused first, not the nearest
+    assert query.nearest == 0.5  # beta's, ranked second
+
+
 def test_rank_fusion_adds_reciprocal_ranks() -> None:
     # alpha 1/8 + 1/6, gamma 1/7 + 1/7, beta 1/6 (rrf_k 5, weights 1).
     order = _order(fusion="rank", vector_weight=1.0, text_weight=1.0, rrf_k=5)

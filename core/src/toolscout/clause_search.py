@@ -17,13 +17,14 @@ Vector backends (lancedb, postgres hybrid) embed the clauses with the query (the
 `split_query`: a tool's similarity is its best over the query and its clauses), so their
 whole-query list already mixes the steps, and interleaving would push good hits down.
 They `add_clause_bests` instead: each clause's best tool that core is confident in
-(`CLAUSE_CONFIDENCE`) and that the page's top `CLAUSE_DEPTH` lacks goes in after the
+(`CLAUSE_TRUST`) and that the page's top `CLAUSE_DEPTH` lacks goes in after the
 whole query's first `CLAUSE_KEEP` hits. Tuned with lancedb on Seal-Tools (recall@5 0.932
 -> 0.942, nDCG@10 0.949 -> 0.951), checked on BFCL and MetaTool (unchanged).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -35,7 +36,14 @@ from toolscout.types import ToolHit
 if TYPE_CHECKING:
     from toolscout.toolsets import ToolSet
 
-__all__ = ["CLAUSE_BAR", "CLAUSE_CONFIDENCE", "CLAUSE_KEEP", "add_clause_bests", "search_by_clause"]
+__all__ = [
+    "CLAUSE_BAR",
+    "CLAUSE_CONFIDENCE",
+    "CLAUSE_KEEP",
+    "CLAUSE_TRUST",
+    "add_clause_bests",
+    "search_by_clause",
+]
 
 #: A clause's hit must score this share of the whole query's score at the page's last place.
 CLAUSE_BAR = 0.85
@@ -44,9 +52,14 @@ CLAUSE_BAR = 0.85
 #: about five tools, and a longer page would let weaker clause hits in.
 CLAUSE_DEPTH = 5
 
-#: A clause's best tool is added (vector backends) if core's confidence in it, for the
-#: clause alone, reaches this: a preamble ("I need some help.") finds no tool it trusts.
+#: A clause's best tool is added (vector backends) if its trust, for the clause alone,
+#: reaches this: a preamble ("I need some help.") finds no tool it trusts.
 CLAUSE_CONFIDENCE = 0.85
+
+#: The trust: a logistic function (intercept, x cosine similarity, x coverage of the
+#: clause's words). These were the similarity confidence's constants when the rule was
+#: tuned; that confidence was refitted since, for abstention, and the rule keeps its own.
+CLAUSE_TRUST = (-2.515, 7.562, 2.310)
 
 #: ... after this many of the whole query's best hits (fewer on a shorter page).
 CLAUSE_KEEP = 3
@@ -94,7 +107,7 @@ def add_clause_bests(
     parts = query.clauses
     if len(parts) < 2 or not hits or query.limit < 2:
         return hits, total
-    from toolscout.confidence import confidences, profile_of
+    from toolscout.confidence import evidence, profile_of
 
     profile = profile_of(toolset, analyzer)
     page = {hit.name for hit in hits[:CLAUSE_DEPTH]}
@@ -107,8 +120,10 @@ def add_clause_bests(
         best = found[0]
         if best.score < min_score:
             continue
-        (confidence,) = confidences(profile, clause.terms, [best.name], [best.score])
-        if confidence >= CLAUSE_CONFIDENCE:
+        (coverage,) = evidence(profile, clause.terms, [best.name]).coverages
+        bias, by_similarity, by_coverage = CLAUSE_TRUST
+        logit = bias + by_similarity * best.score + by_coverage * coverage
+        if round(1.0 / (1.0 + math.exp(-logit)), 4) >= CLAUSE_CONFIDENCE:
             added[best.name] = best
     if not added:
         return hits, total

@@ -34,7 +34,7 @@ from toolscout.toolsets import PerSet
 if TYPE_CHECKING:
     from toolscout.analysis import Analyzer
     from toolscout.toolsets import ToolSet
-    from toolscout.types import ToolReference
+    from toolscout.types import ToolHit, ToolReference
 
 __all__ = [
     "DEFAULT_MIN_CONFIDENCE",
@@ -45,6 +45,7 @@ __all__ = [
     "combine",
     "confidences",
     "evidence",
+    "nearest_confidence",
     "profile_of",
 ]
 
@@ -62,12 +63,13 @@ DEPTH = 3
 #   `DEFAULT_MIN_CONFIDENCE` costs each of those backends at most 0.0096 of MetaTool's
 #   hit@5 (the hardest of the three sets: its queries paraphrase the most); confirmed on
 #   BFCL and Seal-Tools, which keep more than 99% of their answerable queries.
-# - similarity: from the top 10 of lancedb hybrid with the onnx MiniLM embedder,
-#   answerable against infeasible; the intercept shifted so that the floor keeps about
-#   97.5% of MetaTool's answerable queries (-2.427 to -2.515 when hybrid fusion began
-#   weighing keyword hits by `query_coverage`). Its floor costs MetaTool's hit@5 0.011:
-#   at that set's 20% abstention no model of these features (nor of the cosine margins
-#   over the first ten) does better.
+# - similarity: from the top 10 of lancedb hybrid with the onnx MiniLM embedder; an
+#   answer weighs the nearest tool's similarity (`nearest_confidence`). The similarity
+#   weight from the first fit (answerable against infeasible); the coverage weight where
+#   the floor costs MetaTool's hit@5 least at 20% abstention on its infeasible queries
+#   (0.0115, flat from 1.125 to 1.5), the intercept abstaining on exactly that. Coverage
+#   carries between catalogs worse than a cosine, so it weighs less than the first fit's
+#   2.310 (requests far from the demo catalog: 57% abstained, 48% with 2.310).
 #: The default `min_confidence`: an answer less confident than this is empty.
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.
@@ -75,7 +77,7 @@ UNKNOWN_WEIGHT = 1.0
 #: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows.
 KEYWORD_MODEL = (-1.448, 4.313, 1.444)
 #: Similarity scores: intercept, x cosine similarity, x coverage.
-SIMILARITY_MODEL = (-2.515, 7.562, 2.310)
+SIMILARITY_MODEL = (-2.888, 7.562, 1.25)
 
 
 #: A query word no tool has, of at least this many characters, counts as found in a tool
@@ -234,6 +236,25 @@ def confidences(
 def answer_confidence(hit_confidences: Sequence[float]) -> float:
     """The confidence of an answer: the best of its first `DEPTH` hits' (0 when empty)."""
     return max(hit_confidences[:DEPTH], default=0.0)
+
+
+def nearest_confidence(
+    profile: CatalogProfile,
+    query_terms: Sequence[str],
+    hits: Sequence[ToolHit],
+    nearest: float | None = None,
+) -> float:
+    """An answer's confidence from similarity scores (`hits`, best first, not empty): the
+    cosine similarity of the catalog's tool nearest the query (`nearest`, wherever a fusion
+    ranked that tool; else the first hits' best) with the best coverage of the first
+    `DEPTH` hits, rounded to 4 places. A fusion may rank a keyword match first; how near the
+    catalog comes to the request is still its nearest tool's similarity."""
+    first = hits[:DEPTH]
+    seen = evidence(profile, query_terms, [hit.name for hit in first])
+    similarity = max(hit.score for hit in first)
+    if nearest is not None:
+        similarity = max(similarity, nearest)
+    return round(combine(max(seen.coverages), seen.known, similarity), 4)
 
 
 # Built when a set is first searched, dropped with it.

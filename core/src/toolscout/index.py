@@ -173,6 +173,10 @@ class Query:
         self.allowed = allowed
         #: The answer's confidence once core has ranked (`ToolIndexBase._assess`).
         self.confidence: float | None = None
+        #: The cosine similarity of the catalog's tool nearest the query, set by an engine
+        #: that fuses vector candidates with others (`toolscout.vectors.fuse`): the answer's
+        #: confidence weighs it wherever the fusion ranked that tool.
+        self.nearest: float | None = None
         #: Set by an engine that matched the query as written (a regular expression), not
         #: by its words: core then keeps the answer whatever its confidence.
         self.exact = False
@@ -399,7 +403,12 @@ class IndexChores(ABC):
         `min_confidence` floor: an answer below it is empty unless the query names a tool."""
         if not hits:
             return hits, total
-        from toolscout.confidence import answer_confidence, confidences, profile_of
+        from toolscout.confidence import (
+            answer_confidence,
+            confidences,
+            nearest_confidence,
+            profile_of,
+        )
 
         named = set(query.named) if self.named_first else set()
         engine = [hit for hit in hits if hit.name not in named]
@@ -411,6 +420,9 @@ class IndexChores(ABC):
             for hit in hits
         ]
         confidence = answer_confidence([hit.confidence or 0.0 for hit in hits])
+        if similarities is not None and engine:
+            nearest = nearest_confidence(profile, query.terms, engine, query.nearest)
+            confidence = max(confidence, nearest)
         query.confidence = confidence
         if not named and not query.exact and confidence < self.options.min_confidence:
             return [], 0

@@ -230,6 +230,7 @@ def fuse(
     for name, similarity in by_vector:
         if name in tools and name not in fused:
             fused[name] = [0.0, similarity, 0.0]
+    query.nearest = max((entry[1] for entry in fused.values()), default=None)
     best_bm25 = max((score for _name, score in by_keyword), default=0.0)
     for rank, (name, score) in enumerate(by_keyword, 1):
         if name not in tools:
