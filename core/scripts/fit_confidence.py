@@ -65,7 +65,7 @@ def answers(spec: str, data: Path) -> list[Answer]:
         for q in load_infeasible(data / "queries_infeasible.jsonl")
     ]
     toolset = ToolSet.of("fit", catalog)
-    profile = profile_of(toolset, index.analyzer)
+    profile = profile_of(toolset, index.analyzer, purpose=True)  # as the search weighs
     index.index_tools("fit", catalog)
     found = []
     try:

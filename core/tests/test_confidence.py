@@ -79,6 +79,35 @@ def test_a_word_prefix_counts_as_found() -> None:
     assert profile.coverage(_terms("cal"), "calculate_mortgage") == 0.0  # too short
 
 
+def test_confidence_weighs_what_a_tool_is_for_not_its_parameters_descriptions() -> None:
+    places = ToolReference(
+        "search_places",
+        "Find places near a location.",
+        {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "e.g. vegan restaurants"},
+                "radius_km": {"type": "number", "description": "How far to look."},
+            },
+        },
+    )
+    tools = [places, ToolReference("get_forecast", "Weather forecast for a city.")]
+    full = CatalogProfile.of(tools, ANALYZER)
+    purpose = full.purposes(tools, ANALYZER)
+    terms = _terms("vegan lasagna")
+    assert full.coverage(terms, "search_places") > 0  # the ranking's profile has every word
+    assert purpose.coverage(terms, "search_places") == 0
+    assert purpose.coverage(_terms("radius"), "search_places") == 1.0  # a parameter's name
+    assert purpose.known_share(_terms("vegan")) == 1.0  # still a word the catalog has
+    # An index's confidence weighs the purposes: "vegan" alone does not vouch.
+    index = ReferenceToolIndex(min_confidence=0)
+    index.index_tools("s", tools)
+    hits = index.search(ToolSearchRequest("s", "vegan lasagna recipe")).references
+    assert hits and hits[0].name == "search_places"  # still ranked by its parameters
+    known = purpose.known_share(_terms("vegan lasagna recipe"))
+    assert 0 < known < 1 and hits[0].confidence == round(combine(0.0, known), 4)
+
+
 def test_a_catalog_duplicated_or_renamed_gives_the_same_confidence() -> None:
     """The weights are the catalog's own: the same catalog twice over (or the same tools
     under other names) gives every query the same confidence."""

@@ -26,9 +26,10 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from toolscout.text import parameter_names
 from toolscout.toolsets import PerSet
 
 if TYPE_CHECKING:
@@ -69,7 +70,8 @@ DEPTH = 3
 #   the floor costs MetaTool's hit@5 least at 20% abstention on its infeasible queries
 #   (0.0115, flat from 1.125 to 1.5), the intercept abstaining on exactly that. Coverage
 #   carries between catalogs worse than a cosine, so it weighs less than the first fit's
-#   2.310 (requests far from the demo catalog: 57% abstained, 48% with 2.310).
+#   2.310 (requests far from the demo catalog: 57% abstained, 48% with 2.310, both
+#   before coverage counted only a tool's purpose, `CatalogProfile.purposes`).
 #: The default `min_confidence`: an answer less confident than this is empty.
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.
@@ -112,6 +114,19 @@ class CatalogProfile:
         # fewest tools any word is in, so a catalog duplicated weighs every word the same).
         rarest = math.log1p(size / min(counts.values())) if counts else 1.0
         return cls(weights, UNKNOWN_WEIGHT * rarest, terms, tuple(sorted(counts)))
+
+    def purposes(self, tools: Iterable[ToolReference], analyzer: Analyzer) -> CatalogProfile:
+        """This profile with each tool's words narrowed to those that say what it is for
+        (name, description, parameter names), what confidence counts as covered: parameter
+        descriptions are long and generic ("e.g. 2024-01-31", "vegan restaurants") and
+        match a request for something else. The weights and the vocabulary stay those of
+        every word, so a word only a parameter's description has is still known."""
+        terms: dict[str, frozenset[str]] = {}
+        for tool in tools:
+            analysed = analyzer.tool_terms(tool)
+            inputs = analyzer.terms(parameter_names(tool.input_schema))
+            terms[tool.name] = frozenset([*analysed.name, *inputs, *analysed.description])
+        return replace(self, terms=terms)
 
     def _completions(self, term: str) -> frozenset[str]:
         """The set's words that `term` begins, if it is long enough (a bounded few)."""
@@ -259,11 +274,18 @@ def nearest_confidence(
 
 # Built when a set is first searched, dropped with it.
 _profiles: PerSet[CatalogProfile] = PerSet()
+_purposes: PerSet[CatalogProfile] = PerSet()
 
 
-def profile_of(toolset: ToolSet, analyzer: Analyzer) -> CatalogProfile:
+def profile_of(toolset: ToolSet, analyzer: Analyzer, *, purpose: bool = False) -> CatalogProfile:
     """The profile of a tool set, built once per set and analysis (`analyzer.signature`)
-    and dropped with the set."""
+    and dropped with the set; with `purpose`, its `purposes` (what confidence weighs)."""
+    if purpose:
+        return _purposes.get(
+            toolset,
+            lambda: profile_of(toolset, analyzer).purposes(toolset.tools.values(), analyzer),
+            analyzer.signature,
+        )
     return _profiles.get(
         toolset, lambda: CatalogProfile.of(toolset.tools.values(), analyzer), analyzer.signature
     )

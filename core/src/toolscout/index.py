@@ -413,7 +413,7 @@ class IndexChores(ABC):
         named = set(query.named) if self.named_first else set()
         engine = [hit for hit in hits if hit.name not in named]
         similarities = [hit.score for hit in engine] if self.scores_are_similarities else None
-        profile = profile_of(toolset, self.analyzer)
+        profile = profile_of(toolset, self.analyzer, purpose=True)
         scored = iter(confidences(profile, query.terms, [hit.name for hit in engine], similarities))
         hits = [
             ToolHit(hit.name, hit.score, hit.summary, 1.0 if hit.name in named else next(scored))

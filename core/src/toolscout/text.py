@@ -17,6 +17,7 @@ from typing import Any
 __all__ = [
     "ToolText",
     "first_sentence",
+    "parameter_names",
     "schema_properties",
     "split_identifier",
     "split_words",
@@ -147,6 +148,12 @@ def _definition_descriptions(schema: Mapping[str, Any] | None, depth: int = 0) -
         if isinstance(description, str) and description:
             yield split_words(description)
         yield from _definition_descriptions(definition, depth + 1)
+
+
+def parameter_names(schema: Mapping[str, Any] | None) -> str:
+    """The split names of a JSON Schema's parameters (`schema_properties`), without their
+    descriptions."""
+    return " ".join(" ".join(split_identifier(name)) for name, _prop in schema_properties(schema))
 
 
 def tool_text(name: str, description: str, input_schema: Mapping[str, Any] | None) -> ToolText:
