@@ -29,7 +29,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from toolscout.text import parameter_names
 from toolscout.toolsets import PerSet
 
 if TYPE_CHECKING:
@@ -124,8 +123,10 @@ class CatalogProfile:
         terms: dict[str, frozenset[str]] = {}
         for tool in tools:
             analysed = analyzer.tool_terms(tool)
-            inputs = analyzer.terms(parameter_names(tool.input_schema))
-            terms[tool.name] = frozenset([*analysed.name, *inputs, *analysed.description])
+            inputs = analyzer.terms(tool.text.parameter_names)
+            own = frozenset([*analysed.name, *inputs, *analysed.description])
+            every = self.terms.get(tool.name)
+            terms[tool.name] = every if own == every else own  # shared when no description
         return replace(self, terms=terms)
 
     def _completions(self, term: str) -> frozenset[str]:

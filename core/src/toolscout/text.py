@@ -17,7 +17,6 @@ from typing import Any
 __all__ = [
     "ToolText",
     "first_sentence",
-    "parameter_names",
     "schema_properties",
     "split_identifier",
     "split_words",
@@ -84,12 +83,14 @@ class ToolText:
     """The searchable fields of a tool.
 
     `name` holds the split name words, `parameters` the split parameter names followed by
-    their descriptions, `description` the tool's description with identifiers split.
+    their descriptions, `description` the tool's description with identifiers split, and
+    `parameter_names` the split parameter names alone.
     """
 
     name: str
     parameters: str
     description: str
+    parameter_names: str = ""
 
     @property
     def all(self) -> str:
@@ -129,13 +130,20 @@ def _definitions(schema: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
             yield from (d for d in definitions.values() if isinstance(d, Mapping))
 
 
-def _schema_parameters(schema: Mapping[str, Any] | None) -> Iterator[str]:
+def _schema_parameters(schema: Mapping[str, Any] | None) -> tuple[str, str]:
+    """The split parameter names each followed by its description (and the descriptions
+    of the types under `$defs`), and the split names alone."""
+    both: list[str] = []
+    names: list[str] = []
     for name, prop in schema_properties(schema):
-        yield " ".join(split_identifier(name))
+        split = " ".join(split_identifier(name))
+        both.append(split)
+        names.append(split)
         description = prop.get("description") if prop is not None else None
         if isinstance(description, str) and description:
-            yield split_words(description)
-    yield from _definition_descriptions(schema)
+            both.append(split_words(description))
+    both.extend(_definition_descriptions(schema))
+    return " ".join(both), " ".join(names)
 
 
 def _definition_descriptions(schema: Mapping[str, Any] | None, depth: int = 0) -> Iterator[str]:
@@ -150,17 +158,13 @@ def _definition_descriptions(schema: Mapping[str, Any] | None, depth: int = 0) -
         yield from _definition_descriptions(definition, depth + 1)
 
 
-def parameter_names(schema: Mapping[str, Any] | None) -> str:
-    """The split names of a JSON Schema's parameters (`schema_properties`), without their
-    descriptions."""
-    return " ".join(" ".join(split_identifier(name)) for name, _prop in schema_properties(schema))
-
-
 def tool_text(name: str, description: str, input_schema: Mapping[str, Any] | None) -> ToolText:
     """Build the searchable text of one tool from its fields. Prefer `ToolReference.text`,
     which caches this."""
+    parameters, parameter_names = _schema_parameters(input_schema)
     return ToolText(
         name=" ".join(split_identifier(name)),
-        parameters=" ".join(_schema_parameters(input_schema)),
+        parameters=parameters,
         description=split_words(description),
+        parameter_names=parameter_names,
     )
