@@ -135,7 +135,24 @@ def test_an_answer_takes_its_best_first_hits() -> None:
     assert answer_confidence([]) == 0.0
 
 
-def test_a_similarity_answer_weighs_the_catalogs_nearest_tool() -> None:
+WORDS = ["refund", "payment", "invoice", "weather", "forecast", "calculate", "email", "card"]
+
+
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=4), min_size=1, max_size=6),
+    st.lists(st.sampled_from([*WORDS, "calc", "zebra"]), min_size=1, max_size=4),
+)
+def test_the_best_coverage_is_the_best_tools(
+    descriptions: list[list[str]], query: list[str]
+) -> None:
+    tools = [ToolReference(f"tool_{i}", " ".join(words)) for i, words in enumerate(descriptions)]
+    profile = _profile(tools)
+    terms = _terms(" ".join(query))
+    best = max(profile.coverage(terms, tool.name) for tool in tools)
+    assert profile.best_coverage(profile.weigh(terms)) == pytest.approx(best)
+
+
+def test_a_similarity_answer_weighs_how_near_the_catalog_comes_whatever_the_ranking() -> None:
     profile = _profile(TOOLS)
     terms = _terms("refund a card payment")
     # A fusion ranked two weak matches first; the nearest tool is further down.
@@ -143,9 +160,16 @@ def test_a_similarity_answer_weighs_the_catalogs_nearest_tool() -> None:
     alone = nearest_confidence(profile, terms, hits)
     assert nearest_confidence(profile, terms, hits, nearest=0.6) > alone
     assert nearest_confidence(profile, terms, hits, nearest=0.05) == alone  # never below
-    # The first hits' best coverage counts, wherever it is among them.
-    covering = [ToolHit("get_forecast", 0.2, ""), ToolHit("refund_payment", 0.1, "")]
-    assert nearest_confidence(profile, terms, covering) > alone
+    # The coverage is the catalog's best (refund_payment's, not among the hits) ...
+    covering = [ToolHit("refund_payment", 0.2, ""), ToolHit("get_forecast", 0.1, "")]
+    assert nearest_confidence(profile, terms, covering) == alone
+    assert profile.best_coverage(profile.weigh(terms)) == 1.0
+    # ... of the tools the search may return.
+    allowed = {"send_invoice", "get_forecast"}
+    assert nearest_confidence(profile, terms, hits, allowed=allowed) < alone
+    assert profile.best_coverage(profile.weigh(terms), allowed) == max(
+        profile.coverage(terms, name) for name in allowed
+    )
 
 
 def _index(**options: float) -> ReferenceToolIndex:

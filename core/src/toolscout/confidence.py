@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from toolscout.toolsets import PerSet
@@ -64,13 +65,13 @@ DEPTH = 3
 #   hit@5 (the hardest of the three sets: its queries paraphrase the most); confirmed on
 #   BFCL and Seal-Tools, which keep more than 99% of their answerable queries.
 # - similarity: from the top 10 of lancedb hybrid with the onnx MiniLM embedder; an
-#   answer weighs the nearest tool's similarity (`nearest_confidence`). The similarity
-#   weight from the first fit (answerable against infeasible); the coverage weight where
-#   the floor costs MetaTool's hit@5 least at 20% abstention on its infeasible queries
-#   (0.0115, flat from 1.125 to 1.5), the intercept abstaining on exactly that. Coverage
-#   carries between catalogs worse than a cosine, so it weighs less than the first fit's
-#   2.310 (requests far from the demo catalog: 57% abstained, 48% with 2.310, both
-#   before coverage counted only a tool's purpose, `CatalogProfile.purposes`).
+#   answer weighs the nearest tool's similarity and the catalog's best coverage
+#   (`nearest_confidence`). The similarity weight from the first fit (answerable against
+#   infeasible); the coverage weight where the floor costs MetaTool's hit@5 least at 20%
+#   abstention on its infeasible queries (0.0115), the intercept abstaining on exactly
+#   that. Coverage carries between catalogs worse than a cosine, so it weighs less than
+#   the first fit's 2.310 (requests far from the demo catalog: 57% abstained, 48% with
+#   the first fit's evidence and weights).
 #: The default `min_confidence`: an answer less confident than this is empty.
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.
@@ -78,7 +79,7 @@ UNKNOWN_WEIGHT = 1.0
 #: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows.
 KEYWORD_MODEL = (-1.448, 4.313, 1.444)
 #: Similarity scores: intercept, x cosine similarity, x coverage.
-SIMILARITY_MODEL = (-2.888, 7.562, 1.25)
+SIMILARITY_MODEL = (-2.909, 7.562, 1.25)
 
 
 #: A query word no tool has, of at least this many characters, counts as found in a tool
@@ -116,10 +117,11 @@ class CatalogProfile:
 
     def purposes(self, tools: Iterable[ToolReference], analyzer: Analyzer) -> CatalogProfile:
         """This profile with each tool's words narrowed to those that say what it is for
-        (name, description, parameter names), what confidence counts as covered: parameter
-        descriptions are long and generic ("e.g. 2024-01-31", "vegan restaurants") and
-        match a request for something else. The weights and the vocabulary stay those of
-        every word, so a word only a parameter's description has is still known."""
+        (name, description, parameter names), what keyword confidence counts as covered:
+        parameter descriptions are long and generic ("e.g. 2024-01-31", "vegan
+        restaurants") and match a request for something else. The weights and the
+        vocabulary stay those of every word, so a word only a parameter's description has
+        is still known."""
         terms: dict[str, frozenset[str]] = {}
         for tool in tools:
             analysed = analyzer.tool_terms(tool)
@@ -128,6 +130,33 @@ class CatalogProfile:
             every = self.terms.get(tool.name)
             terms[tool.name] = every if own == every else own  # shared when no description
         return replace(self, terms=terms)
+
+    @cached_property
+    def _postings(self) -> dict[str, list[str]]:
+        """The tools that contain each word (built on first use)."""
+        postings: dict[str, list[str]] = {}
+        for name, words in self.terms.items():
+            for word in words:
+                postings.setdefault(word, []).append(name)
+        return postings
+
+    def best_coverage(self, weighed: WeighedQuery, allowed: Container[str] | None = None) -> float:
+        """The coverage of the query (`weigh`) by the tool that covers most of it, of all
+        the set's tools (those `allowed`, when given), whatever a ranking put first."""
+        if weighed.total <= 0:
+            return 0.0
+        postings = self._postings
+        covered: dict[str, float] = {}
+        for term, weight in weighed.exact:
+            for name in postings.get(term, ()):
+                covered[name] = covered.get(name, 0.0) + weight
+        for completions, weight in weighed.prefixes:
+            names = {name for word in completions for name in postings.get(word, ())}
+            for name in names:
+                covered[name] = covered.get(name, 0.0) + weight
+        if allowed is not None:
+            covered = {name: value for name, value in covered.items() if name in allowed}
+        return max(covered.values(), default=0.0) / weighed.total
 
     def _completions(self, term: str) -> frozenset[str]:
         """The set's words that `term` begins, if it is long enough (a bounded few)."""
@@ -259,18 +288,19 @@ def nearest_confidence(
     query_terms: Sequence[str],
     hits: Sequence[ToolHit],
     nearest: float | None = None,
+    allowed: Container[str] | None = None,
 ) -> float:
-    """An answer's confidence from similarity scores (`hits`, best first, not empty): the
-    cosine similarity of the catalog's tool nearest the query (`nearest`, wherever a fusion
-    ranked that tool; else the first hits' best) with the best coverage of the first
-    `DEPTH` hits, rounded to 4 places. A fusion may rank a keyword match first; how near the
-    catalog comes to the request is still its nearest tool's similarity."""
-    first = hits[:DEPTH]
-    seen = evidence(profile, query_terms, [hit.name for hit in first])
-    similarity = max(hit.score for hit in first)
+    """An answer's confidence from similarity scores (`hits`, best first, not empty): how
+    near the catalog comes to the request, whatever the ranking put first. The cosine
+    similarity of its tool nearest the query (`nearest`; else the first hits' best) and
+    the coverage of its tool that covers most of the query (of those `allowed`), rounded
+    to 4 places. A fusion may rank a keyword match first, and `vector` mode ranks by
+    similarity alone; the answer's confidence is the same in both."""
+    similarity = max(hit.score for hit in hits[:DEPTH])
     if nearest is not None:
         similarity = max(similarity, nearest)
-    return round(combine(max(seen.coverages), seen.known, similarity), 4)
+    weighed = profile.weigh(query_terms)
+    return round(combine(profile.best_coverage(weighed, allowed), weighed.known, similarity), 4)
 
 
 # Built when a set is first searched, dropped with it.

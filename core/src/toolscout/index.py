@@ -413,7 +413,10 @@ class IndexChores(ABC):
         named = set(query.named) if self.named_first else set()
         engine = [hit for hit in hits if hit.name not in named]
         similarities = [hit.score for hit in engine] if self.scores_are_similarities else None
-        profile = profile_of(toolset, self.analyzer, purpose=True)
+        # Keyword scores weigh a tool's purpose (`CatalogProfile.purposes`); similarity
+        # scores every word, since they have no share of the query the catalog knows to
+        # vouch for a word only a parameter describes.
+        profile = profile_of(toolset, self.analyzer, purpose=similarities is None)
         scored = iter(confidences(profile, query.terms, [hit.name for hit in engine], similarities))
         hits = [
             ToolHit(hit.name, hit.score, hit.summary, 1.0 if hit.name in named else next(scored))
@@ -421,7 +424,7 @@ class IndexChores(ABC):
         ]
         confidence = answer_confidence([hit.confidence or 0.0 for hit in hits])
         if similarities is not None and engine:
-            nearest = nearest_confidence(profile, query.terms, engine, query.nearest)
+            nearest = nearest_confidence(profile, query.terms, engine, query.nearest, query.allowed)
             confidence = max(confidence, nearest)
         query.confidence = confidence
         if not named and not query.exact and confidence < self.options.min_confidence:
