@@ -310,7 +310,8 @@ _purposes: PerSet[CatalogProfile] = PerSet()
 
 def profile_of(toolset: ToolSet, analyzer: Analyzer, *, purpose: bool = False) -> CatalogProfile:
     """The profile of a tool set, built once per set and analysis (`analyzer.signature`)
-    and dropped with the set; with `purpose`, its `purposes` (what confidence weighs)."""
+    and dropped with the set; with `purpose`, its `purposes` (what keyword confidence
+    weighs)."""
     if purpose:
         return _purposes.get(
             toolset,
