@@ -24,7 +24,6 @@ whole query's first `CLAUSE_KEEP` hits. Tuned with lancedb on Seal-Tools (recall
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -56,9 +55,9 @@ CLAUSE_DEPTH = 5
 #: reaches this: a preamble ("I need some help.") finds no tool it trusts.
 CLAUSE_CONFIDENCE = 0.85
 
-#: The trust: a logistic function (intercept, x cosine similarity, x coverage of the
-#: clause's words). These were the similarity confidence's constants when the rule was
-#: tuned; that confidence was refitted since, for abstention, and the rule keeps its own.
+#: The trust: core's similarity confidence with these constants (intercept, x cosine
+#: similarity, x coverage of the clause's words), the similarity model's when the rule was
+#: tuned; that model was refitted since, for abstention, and the rule keeps its own.
 CLAUSE_TRUST = (-2.515, 7.562, 2.310)
 
 #: ... after this many of the whole query's best hits (fewer on a shorter page).
@@ -107,7 +106,7 @@ def add_clause_bests(
     parts = query.clauses
     if len(parts) < 2 or not hits or query.limit < 2:
         return hits, total
-    from toolscout.confidence import evidence, profile_of
+    from toolscout.confidence import confidences, profile_of
 
     profile = profile_of(toolset, analyzer)
     page = {hit.name for hit in hits[:CLAUSE_DEPTH]}
@@ -120,10 +119,8 @@ def add_clause_bests(
         best = found[0]
         if best.score < min_score:
             continue
-        (coverage,) = evidence(profile, clause.terms, [best.name]).coverages
-        bias, by_similarity, by_coverage = CLAUSE_TRUST
-        logit = bias + by_similarity * best.score + by_coverage * coverage
-        if round(1.0 / (1.0 + math.exp(-logit)), 4) >= CLAUSE_CONFIDENCE:
+        (trust,) = confidences(profile, clause.terms, [best.name], [best.score], CLAUSE_TRUST)
+        if trust >= CLAUSE_CONFIDENCE:
             added[best.name] = best
     if not added:
         return hits, total

@@ -231,15 +231,21 @@ class WeighedQuery:
         return covered / self.total
 
 
-def combine(coverage: float, known: float, similarity: float | None = None) -> float:
+def combine(
+    coverage: float,
+    known: float,
+    similarity: float | None = None,
+    similarity_model: tuple[float, float, float] = SIMILARITY_MODEL,
+) -> float:
     """The confidence, 0 to 1, of a hit: a logistic function of its coverage and of the
     share of the query the catalog knows, or, when the engine scores by cosine similarity,
-    of that similarity and its coverage (see the module docstring for the features)."""
+    of that similarity and its coverage (see the module docstring for the features), by
+    `similarity_model` (intercept, x similarity, x coverage)."""
     if similarity is None:
         bias, by_coverage, by_known = KEYWORD_MODEL
         logit = bias + by_coverage * coverage + by_known * known
     else:
-        bias, by_similarity, by_coverage = SIMILARITY_MODEL
+        bias, by_similarity, by_coverage = similarity_model
         logit = bias + by_similarity * similarity + by_coverage * coverage
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, logit))))
 
@@ -267,14 +273,15 @@ def confidences(
     query_terms: Sequence[str],
     names: Sequence[str],
     similarities: Sequence[float] | None = None,
+    similarity_model: tuple[float, float, float] = SIMILARITY_MODEL,
 ) -> list[float]:
     """The confidence of each hit (`names`, with their cosine similarities if the engine
-    scores by similarity), each rounded to 4 places."""
+    scores by similarity, weighed by `similarity_model`), each rounded to 4 places."""
     seen = evidence(profile, query_terms, names)
     found = []
     for at, coverage in enumerate(seen.coverages):
         similarity = similarities[at] if similarities is not None else None
-        found.append(round(combine(coverage, seen.known, similarity), 4))
+        found.append(round(combine(coverage, seen.known, similarity, similarity_model), 4))
     return found
 
 
