@@ -5,20 +5,26 @@ A raw score cannot carry a floor from one catalog to another: BM25 grows with th
 size and its words, a cosine with the embedding model and the style of the descriptions.
 So core computes its own evidence, from the query and the tools, after the engine ranked:
 
-- **Coverage** (every backend). The share of the query's words the hit's tool contains
-  (name, parameters, description), each word weighted by how rare it is *in this catalog*:
-  `ln(1 + N / df)`, N tools, df of them containing the word. A word no tool contains weighs
-  as much as the rarest word the catalog has. These weights are the catalog's own
-  calibration, learnt from its tools when they are indexed, with no labels: a word common
-  in the catalog (`get`, `data`) says little about which tool is meant, and duplicating a
-  catalog or scaling it changes no weight.
+- **Coverage** (every backend). The share of the query's words the hit's tool contains,
+  each word weighted by how rare it is *in this catalog*: `ln(1 + N / df)`, N tools, df of
+  them containing the word. A word no tool contains weighs as much as the rarest word the
+  catalog has. These weights are the catalog's own calibration, learnt from its tools when
+  they are indexed, with no labels: a word common in the catalog (`get`, `data`) says
+  little about which tool is meant, and duplicating a catalog or scaling it changes no
+  weight. Keyword scores count the words that say what a tool is for (name, description,
+  parameter names: `CatalogProfile.purposes`), similarity scores every word.
+- **Known share** (keyword scores). The weighted share of the query's words some tool of
+  the catalog contains.
 - **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
   keeps on one scale across catalogs far better than any lexical score.
 
-`confidence` maps these to [0, 1] (`combine`), and a search whose best hit (of the first
-`DEPTH`) is less confident than the index's `min_confidence` returns nothing, unless the
-query names a tool. How the constants were fitted is written beside them.
+`confidence` maps these to [0, 1] (`combine`). An answer's confidence is the best of its
+first `DEPTH` hits'; with similarity scores, at least that of how near the catalog comes
+to the query whatever the ranking put first (`nearest_confidence`: the nearest tool's
+similarity, the best-covering tool's coverage). A search whose answer is less confident
+than the index's `min_confidence` returns nothing, unless the query names a tool. How the
+constants were fitted is written beside them.
 """
 
 from __future__ import annotations
