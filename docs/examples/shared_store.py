@@ -17,6 +17,7 @@ import math
 import os
 import sqlite3
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Mapping
@@ -39,6 +40,20 @@ K1, B = 1.2, 0.75
 Table = tuple[list[tuple[ToolReference, Counter[str]]], Counter[str]]
 
 
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Readers never wait for the writer. WAL is a property of the file: processes opening a
+    new file at once race to set it, and SQLite tells the losers "locked" without waiting
+    out the busy timeout, so they try again."""
+    for attempt in range(200):
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == 199:
+                raise
+            time.sleep(0.01)
+
+
 class SQLiteSharedIndex(SharedToolIndexBase):
     """Sessions and their tools in one SQLite file, shared by every process opening it."""
 
@@ -55,7 +70,7 @@ class SQLiteSharedIndex(SharedToolIndexBase):
                 f"sqlitestore needs `path`, a file in an existing directory, got {path!r}"
             )
         self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        _use_wal(self._db)
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS sessions"
             " (session TEXT PRIMARY KEY, set_id TEXT NOT NULL, revision INTEGER NOT NULL,"
