@@ -506,6 +506,35 @@ def test_processes_share_one_disk_cache_safely(tmp_path: Path) -> None:
     assert recount == stats["bytes"], "the stored size drifted from the rows"
 
 
+_start: Any = None
+
+
+def _wait_at(barrier: Any) -> None:
+    global _start
+    _start = barrier
+
+
+def _open_new_cache(directory: str) -> None:
+    _start.wait()  # every process opens the new file at the same instant
+    EmbeddingCache(cache_dir=directory).close()
+
+
+def test_processes_opening_a_new_cache_file_at_once_all_open_it(tmp_path: Path) -> None:
+    """Failure: "database is locked" when several workers start on a new cache file (they
+    race to set its journal mode; 1 to 3% of such opens failed before that was handled)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(4)
+    folders = [str(tmp_path / f"cache{n}") for n in range(150)]
+    with context.Pool(4, initializer=_wait_at, initargs=(barrier,)) as pool:
+        pending = [
+            pool.apply_async(_open_new_cache, (folder,)) for folder in folders for _ in range(4)
+        ]
+        for result in pending:
+            result.get(timeout=60)
+
+
 def test_a_cache_file_of_the_old_layout_is_read_and_upgraded(tmp_path: Path) -> None:
     import sqlite3
 

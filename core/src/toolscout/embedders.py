@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from toolscout.caches import use_wal
 from toolscout.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -242,7 +243,7 @@ class _DiskStore:
         try:
             self._db.execute("PRAGMA busy_timeout = 60000")
             self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # new files only
-            self._db.execute("PRAGMA journal_mode = WAL")
+            use_wal(self._db)
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
         except BaseException:

@@ -23,6 +23,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from toolscout.caches import use_wal
 from toolscout.types import ToolReference, thaw
 
 __all__ = [
@@ -171,7 +172,7 @@ class _CountCache:
                 try:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     db = sqlite3.connect(path, check_same_thread=False, timeout=5)
-                    db.execute("PRAGMA journal_mode = WAL")
+                    use_wal(db)
                     db.execute(
                         "CREATE TABLE IF NOT EXISTS counts "
                         "(key TEXT PRIMARY KEY, tokens INTEGER NOT NULL)"
