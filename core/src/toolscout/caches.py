@@ -17,40 +17,19 @@ damaged file goes as well.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import sqlite3
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-if TYPE_CHECKING:
-    import argparse
-
-__all__ = ["CORE_PARTS", "add_command", "cache_report", "clear_cache", "use_wal"]
+__all__ = ["CORE_PARTS", "add_command", "cache_report", "clear_cache"]
 
 #: Core's parts of the cache directory, by name.
 CORE_PARTS = {
     "vectors": "vectors of tool texts, by model",
     "tokens": "token counts of tool definitions",
 }
-
-
-def use_wal(db: sqlite3.Connection, attempts: int = 200) -> None:
-    """Put a cache file in WAL mode, so readers never wait for a writer.
-
-    WAL is a property of the file: processes opening a new file at once race to set it,
-    and SQLite tells the losers "locked" without waiting out the busy timeout, so they
-    try again.
-    """
-    for attempt in range(attempts):
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or attempt == attempts - 1:
-                raise
-            time.sleep(0.01)
 
 
 def _plugin_folders() -> dict[str, str]:

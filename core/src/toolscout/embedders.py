@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from toolscout.caches import use_wal
+from toolscout.cache_files import use_wal
 from toolscout.errors import ConfigError
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from toolscout.caches import use_wal
+from toolscout.cache_files import use_wal
 from toolscout.types import ToolReference, thaw
 
 __all__ = [
