@@ -5,12 +5,13 @@
 
 Each backend searches MetaTool's answerable and infeasible queries with the floor off, ten
 hits each, and core's evidence for each answer is taken as the search weighs it
-(`toolscout.confidence.evidence`: the best coverage of the first hits, the known
-share). A logistic regression, pooled over the backends, tells the answers that hold
-a relevant tool in their top 5 from the rest (infeasible queries, and answerable ones the
-engine ranks wrong). Its intercept is then set so that the default floor costs each
-backend at most `--max-drop` of MetaTool's hit@5. Prints the constants and, per backend,
-the floor's cost and what it abstains on. docs/confidence.md has the method and figures.
+(`toolscout.confidence.evidence`: the best coverage of the first hits, the known share,
+whether that hit has two or more of the query's words). A logistic regression, pooled
+over the backends, tells the answers that hold a relevant tool in their top 5 from the
+rest (infeasible queries, and answerable ones the engine ranks wrong). Its intercept is
+then set so that the default floor costs each backend at most `--max-drop` of MetaTool's
+hit@5. Prints the constants and, per backend, the floor's cost and what it abstains on.
+docs/confidence.md has the method and figures.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from toolscout.toolsets import ToolSet
 
 #: As scikit-learn's default: an L2 penalty of 1/2 |w|^2 on the weights, not the intercept.
 RIDGE = 1.0
-FEATURES = ("coverage", "known share")
+FEATURES = ("coverage", "known share", "two words or more")
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,9 @@ def answers(spec: str, data: Path) -> list[Answer]:
             if names:
                 terms = Query(text, 10, analyzer=index.analyzer).terms  # as the search has them
                 seen = evidence(profile, terms, names)
-                features = (max(seen.coverages[:DEPTH]), seen.known)
+                # The first hits' best coverage, and whether that hit has two of the words.
+                best = max(range(min(DEPTH, len(names))), key=lambda at: seen.coverages[at])
+                features = (seen.coverages[best], seen.known, float(seen.matched[best] >= 2))
             found.append(Answer(kind, right, features))
     finally:
         index.close()

@@ -55,6 +55,31 @@ def test_confidence_is_monotone_in_similarity_and_bounded(
     assert 0.0 <= combine(coverage, 1.0, low) <= combine(coverage, 1.0, high) <= 1.0
 
 
+@given(coverage=unit, known=unit)
+def test_a_tool_with_two_of_the_words_is_more_confident(coverage: float, known: float) -> None:
+    assert combine(coverage, known, corroborated=True) > combine(coverage, known)
+
+
+def test_a_hit_counts_as_corroborated_with_two_of_the_query_words() -> None:
+    """Failure: a tool with one of the query's words got the confidence of one with two
+    (a far request that shares one word with the catalog, "17 times 23" and a meeting's
+    times, was trusted like a match), or a word found by its prefix was not counted."""
+    profile = _profile(TOOLS)
+    weighed = profile.weigh(_terms("refund a card payment"))
+    assert weighed.matched(profile.terms["refund_payment"]) == 3
+    assert weighed.matched(profile.terms["get_forecast"]) == 0
+    assert profile.weigh(_terms("forec weather")).matched(profile.terms["get_forecast"]) == 2
+    terms = _terms("weather for my customer")  # one word in each tool
+    known = profile.known_share(terms)
+    found = confidences(profile, terms, ["get_forecast", "send_invoice"])
+    for name, confidence in zip(["get_forecast", "send_invoice"], found, strict=True):
+        assert confidence == round(combine(profile.coverage(terms, name), known), 4)
+    both = _terms("refund the payment")
+    (confidence,) = confidences(profile, both, ["refund_payment"])
+    expected = combine(profile.coverage(both, "refund_payment"), 1.0, corroborated=True)
+    assert confidence == round(expected, 4)
+
+
 def test_coverage_weighs_rare_words_over_common_ones() -> None:
     profile = _profile(TOOLS)
     # "customer" is in two tools, "refund" in one: covering the rare word counts for more.

@@ -59,10 +59,7 @@ MUST_FAIL: dict[str, list[str]] = {
         "test_session_isolation_under_generated_sessions",
         "test_state_machine_matches_dict_model",
     ],
-    "ignores-max-results": [
-        "test_max_results_is_respected",
-        "test_odd_query_returns_or_raises_value_error[sql]",
-    ],
+    "ignores-max-results": ["test_max_results_is_respected"],
     "clear-does-nothing": [
         "test_clear_index_forgets_the_session",
         "test_index_after_clear_holds_only_new_tools",

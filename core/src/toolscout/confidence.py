@@ -15,6 +15,8 @@ So core computes its own evidence, from the query and the tools, after the engin
   parameter names: `CatalogProfile.purposes`), similarity scores every word.
 - **Known share** (keyword scores). The weighted share of the query's words some tool of
   the catalog contains.
+- **Corroboration** (keyword scores). Whether the hit's tool has two or more of the
+  query's words: one word a far request shares with the catalog is weak evidence.
 - **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
   keeps on one scale across catalogs far better than any lexical score.
@@ -64,7 +66,8 @@ DEPTH = 3
 # Fitted on ../shared/eval (docs/confidence.md has the commands and figures), by logistic
 # regression on MetaTool's 2,090 answerable queries and its 1,496 infeasible ones
 # (tool_absent, no_tool_needed), features as `confidences` computes them:
-# - keyword: pooled from the top 10 of regex, tantivy, duckdb and postgres keyword mode;
+# - keyword: pooled from the top 10 of regex, tantivy, duckdb and postgres keyword mode
+#   (the first hits' best coverage, the known share, whether that hit is corroborated);
 #   an answer counts as right when a relevant tool is in its top 5 (an answerable query
 #   the engine ranks wrong is no loss to abstain on). The intercept then set so that
 #   `DEFAULT_MIN_CONFIDENCE` costs each of those backends at most 0.0096 of MetaTool's
@@ -82,8 +85,9 @@ DEPTH = 3
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.
 UNKNOWN_WEIGHT = 1.0
-#: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows.
-KEYWORD_MODEL = (-1.448, 4.313, 1.444)
+#: Keyword scores: intercept, x coverage, x share of the query's weight the catalog knows,
+#: x the tool has two or more of the query's words (1, else 0).
+KEYWORD_MODEL = (-1.318, 3.916, 0.936, 0.789)
 #: Similarity scores: intercept, x cosine similarity, x coverage.
 SIMILARITY_MODEL = (-2.909, 7.562, 1.25)
 
@@ -257,20 +261,29 @@ class WeighedQuery:
         covered += sum(weight for completions, weight in self.prefixes if completions & words)
         return covered / self.total
 
+    def matched(self, words: frozenset[str]) -> int:
+        """How many of the query's words a tool with these words contains (or begins)."""
+        found = sum(1 for term, _ in self.exact if term in words)
+        return found + sum(1 for completions, _ in self.prefixes if completions & words)
+
 
 def combine(
     coverage: float,
     known: float,
     similarity: float | None = None,
     similarity_model: tuple[float, float, float] = SIMILARITY_MODEL,
+    *,
+    corroborated: bool = False,
 ) -> float:
-    """The confidence, 0 to 1, of a hit: a logistic function of its coverage and of the
-    share of the query the catalog knows, or, when the engine scores by cosine similarity,
-    of that similarity and its coverage (see the module docstring for the features), by
+    """The confidence, 0 to 1, of a hit: a logistic function of its coverage, of the share
+    of the query the catalog knows and of whether the tool has two or more of the query's
+    words (`corroborated`), or, when the engine scores by cosine similarity, of that
+    similarity and its coverage (see the module docstring for the features), by
     `similarity_model` (intercept, x similarity, x coverage)."""
     if similarity is None:
-        bias, by_coverage, by_known = KEYWORD_MODEL
+        bias, by_coverage, by_known, by_corroboration = KEYWORD_MODEL
         logit = bias + by_coverage * coverage + by_known * known
+        logit += by_corroboration * corroborated
     else:
         bias, by_similarity, by_coverage = similarity_model
         logit = bias + by_similarity * similarity + by_coverage * coverage
@@ -279,20 +292,21 @@ def combine(
 
 @dataclass(frozen=True)
 class Evidence:
-    """What core weighs for the hits of one answer: each hit's coverage and the share of
-    the query the set knows."""
+    """What core weighs for the hits of one answer: each hit's coverage and how many of the
+    query's words it has, and the share of the query the set knows."""
 
     coverages: list[float]
+    matched: list[int]
     known: float
 
 
 def evidence(profile: CatalogProfile, query_terms: Sequence[str], names: Sequence[str]) -> Evidence:
     """The evidence for hits `names`, best first, of a query with these (distinct) terms."""
     weighed = profile.weigh(query_terms)
-    terms = profile.terms
     empty: frozenset[str] = frozenset()
-    coverages = [weighed.coverage(terms.get(name, empty)) for name in names]
-    return Evidence(coverages, weighed.known)
+    words = [profile.terms.get(name, empty) for name in names]
+    coverages = [weighed.coverage(tool_words) for tool_words in words]
+    return Evidence(coverages, [weighed.matched(tool_words) for tool_words in words], weighed.known)
 
 
 def confidences(
@@ -308,7 +322,11 @@ def confidences(
     found = []
     for at, coverage in enumerate(seen.coverages):
         similarity = similarities[at] if similarities is not None else None
-        found.append(round(combine(coverage, seen.known, similarity, similarity_model), 4))
+        corroborated = seen.matched[at] >= 2
+        confidence = combine(
+            coverage, seen.known, similarity, similarity_model, corroborated=corroborated
+        )
+        found.append(round(confidence, 4))
     return found
 
 
