@@ -171,8 +171,8 @@ WORDS = ["refund", "payment", "invoice", "weather", "forecast", "calculate", "em
 def test_the_best_coverage_is_the_best_tools(
     descriptions: list[list[str]], query: list[str], allowed_rows: set[int]
 ) -> None:
-    """Failure: the walk over the catalog's postings found a best coverage no tool has,
-    missed the best tool, or one outside `allowed`."""
+    """Failure: the catalog's best coverage was one no tool has, missed the best tool, or
+    came from a tool outside `allowed`."""
     tools = [ToolReference(f"tool_{i}", " ".join(words)) for i, words in enumerate(descriptions)]
     profile = _profile(tools)
     terms = _terms(" ".join(query))
