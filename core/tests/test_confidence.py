@@ -62,8 +62,8 @@ def test_a_tool_with_two_of_the_words_is_more_confident(coverage: float, known: 
 
 def test_a_hit_counts_as_corroborated_with_two_of_the_query_words() -> None:
     """Failure: a tool with one of the query's words got the confidence of one with two
-    (a far request that shares one word with the catalog, "17 times 23" and a meeting's
-    times, was trusted like a match), or a word found by its prefix was not counted."""
+    (one shared word is weak evidence), a tool with two did not, or a word found by its
+    prefix was not counted."""
     profile = _profile(TOOLS)
     weighed = profile.weigh(_terms("refund a card payment"))
     assert weighed.matched(profile.terms["refund_payment"]) == 3

@@ -16,7 +16,7 @@ So core computes its own evidence, from the query and the tools, after the engin
 - **Known share** (keyword scores). The weighted share of the query's words some tool of
   the catalog contains.
 - **Corroboration** (keyword scores). Whether the hit's tool has two or more of the
-  query's words: one word a far request shares with the catalog is weak evidence.
+  query's words: one word a request shares with the catalog is weak evidence.
 - **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
   keeps on one scale across catalogs far better than any lexical score.
