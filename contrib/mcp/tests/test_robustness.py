@@ -579,6 +579,20 @@ class FakeTime:
                 await self.slept.wait()
 
 
+async def test_a_server_that_exits_at_start_is_reported_by_its_exit_status() -> None:
+    """Failure: a server that exited at once was reported as "its connection closed": the
+    writer met the broken pipe while the reader still awaited the exit status, and closed
+    the session's stream first (about 1 server in 60 before this was handled)."""
+    exits = {"command": sys.executable, "args": ["-c", "raise SystemExit(3)"]}
+    seen: set[str] = set()
+    for _ in range(80):
+        configured = servers(**{f"exits{n}": exits for n in range(8)})
+        policy = RestartPolicy(enabled=False)
+        async with McpToolHub(configured, restart=policy, log=lambda _: None) as hub:
+            seen.update(hub.failures.values())
+    assert seen == {"failed to start: its process exited with status 3"}
+
+
 async def test_restart_delays_double_up_to_the_maximum() -> None:
     fake = FakeTime()
     policy = RestartPolicy(

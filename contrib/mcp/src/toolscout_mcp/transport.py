@@ -258,16 +258,23 @@ async def stdio_transport(
             return
         await read_writer.send(SessionMessage(limits.too_large(request_id, kept.size)))
 
-    told = False
+    telling = False
+    told = anyio.Event()
 
     async def tell_exit() -> None:
         # Once, before the session sees its stream end, so the calls it fails (the first
         # `initialize` too) name the real cause: whichever of reader and writer meets the
-        # exited process first.
-        nonlocal told
-        if not told:
-            told = True
+        # exited process first tells it, and the other waits until it has (else it could
+        # close the session's stream while the exit status is still awaited).
+        nonlocal telling
+        if telling:
+            await told.wait()
+            return
+        telling = True
+        try:
             on_exit(await _exit_reason(process))
+        finally:
+            told.set()
 
     async def reader() -> None:
         assert process.stdout is not None
