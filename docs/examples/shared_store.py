@@ -17,7 +17,6 @@ import math
 import os
 import sqlite3
 import threading
-import time
 import uuid
 from collections import Counter
 from collections.abc import Mapping
@@ -33,25 +32,12 @@ from toolscout.backend import (
     ToolHit,
     ToolReference,
     ToolSet,
+    use_wal,
 )
 
 K1, B = 1.2, 0.75
 #: One set's documents (a tool and its weighted term counts) and its document frequencies.
 Table = tuple[list[tuple[ToolReference, Counter[str]]], Counter[str]]
-
-
-def _use_wal(db: sqlite3.Connection) -> None:
-    """Readers never wait for the writer. WAL is a property of the file: processes opening a
-    new file at once race to set it, and SQLite tells the losers "locked" without waiting
-    out the busy timeout, so they try again."""
-    for attempt in range(200):
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or attempt == 199:
-                raise
-            time.sleep(0.01)
 
 
 class SQLiteSharedIndex(SharedToolIndexBase):
@@ -70,7 +56,7 @@ class SQLiteSharedIndex(SharedToolIndexBase):
                 f"sqlitestore needs `path`, a file in an existing directory, got {path!r}"
             )
         self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-        _use_wal(self._db)
+        use_wal(self._db)  # readers never wait for the writer
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS sessions"
             " (session TEXT PRIMARY KEY, set_id TEXT NOT NULL, revision INTEGER NOT NULL,"

@@ -28,6 +28,7 @@ from toolscout.toolsets import PerSet, StoredState, ToolSet, definition_key, mer
 from toolscout.types import ToolHit, ToolReference, ToolSearchRequest, ToolSearchResponse
 
 if TYPE_CHECKING:
+    from toolscout.cache_files import use_wal
     from toolscout.options import IndexOptions, PersistentOptions
 
 __all__ = [
@@ -54,10 +55,16 @@ __all__ = [
     "definition_key",
     "hookimpl",
     "merged_tools",
+    "use_wal",
 ]
 
-# The option models import pydantic: only when a backend declares its options.
+# The option models import pydantic: only when a backend declares its options; `use_wal`
+# sqlite3, only for a store in SQLite files.
 __getattr__ = lazy_attributes(
     __name__,
-    {"IndexOptions": "toolscout.options", "PersistentOptions": "toolscout.options"},
+    {
+        "IndexOptions": "toolscout.options",
+        "PersistentOptions": "toolscout.options",
+        "use_wal": "toolscout.cache_files",
+    },
 )

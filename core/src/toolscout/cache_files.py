@@ -1,4 +1,4 @@
-"""SQLite files that toolscout's caches keep and many processes open at once."""
+"""SQLite files many processes open at once: toolscout's caches, and a backend's store."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ __all__ = ["use_wal"]
 
 
 def use_wal(db: sqlite3.Connection, attempts: int = 200) -> None:
-    """Put a cache file in WAL mode, so readers never wait for a writer.
+    """Put an SQLite file in WAL mode, so readers never wait for a writer.
 
     WAL is a property of the file: processes opening a new file at once race to set it,
     and SQLite tells the losers "locked" without waiting out the busy timeout, so they
