@@ -9,6 +9,7 @@ from toolscout import ToolReference, ToolSearchRequest
 from toolscout.analysis import analyzer
 from toolscout.confidence import (
     DEFAULT_MIN_CONFIDENCE,
+    REFERENCE_DENSITY,
     CatalogProfile,
     answer_confidence,
     combine,
@@ -53,6 +54,22 @@ def test_confidence_is_monotone_in_similarity_and_bounded(
 ) -> None:
     low, high = sorted((low, high))
     assert 0.0 <= combine(coverage, 1.0, low) <= combine(coverage, 1.0, high) <= 1.0
+
+
+@given(similarity=unit, coverage=unit, low=unit, high=unit)
+def test_a_similarity_is_weaker_evidence_in_a_denser_catalog(
+    similarity: float, coverage: float, low: float, high: float
+) -> None:
+    low, high = sorted((low, high))
+    fitted = combine(coverage, 1.0, similarity)
+    dense = combine(coverage, 1.0, similarity, density=high)
+    assert dense <= combine(coverage, 1.0, similarity, density=low) <= fitted
+    if high > REFERENCE_DENSITY + 0.05 and 0.05 < fitted < 0.95:
+        assert dense < fitted
+    # A catalog sparser than the fit's is not evidence that a request fits.
+    assert combine(coverage, 1.0, similarity, density=REFERENCE_DENSITY * low) == fitted
+    # Keyword scores weigh no density.
+    assert combine(coverage, 1.0, density=high) == combine(coverage, 1.0)
 
 
 @given(coverage=unit, known=unit)

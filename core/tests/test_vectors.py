@@ -16,6 +16,7 @@ from toolscout.embedders import EmbeddingCache
 from toolscout.index import Query
 from toolscout.toolsets import ToolSet
 from toolscout.vectors import (
+    DENSITY_SAMPLE,
     HybridOptions,
     SetTerms,
     SetVectors,
@@ -311,6 +312,72 @@ class MemoryVectors(VectorIndexBase):
 
     def _drop_set(self, toolset: ToolSet) -> None:
         pass
+
+
+def _nearest_other(matrix: Any) -> Any:
+    unit = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    similar = unit @ unit.T
+    np.fill_diagonal(similar, -np.inf)
+    return similar.max(axis=1)
+
+
+def test_a_sets_density_is_the_median_similarity_to_each_tools_nearest_other() -> None:
+    rng = np.random.default_rng(1)
+    small = rng.normal(size=(200, 16)).astype(np.float32)
+    found = SetVectors([f"t{i}" for i in range(200)], small).density({})
+    assert found == pytest.approx(float(np.median(_nearest_other(small))), abs=1e-5)
+    # A large set: the median over an even sample of its tools, each against all of them.
+    large = rng.normal(size=(1000, 16)).astype(np.float32)
+    sample = np.unique(np.linspace(0, 999, DENSITY_SAMPLE).astype(np.intp))
+    expected = float(np.median(_nearest_other(large)[sample]))
+    assert SetVectors([f"t{i}" for i in range(1000)], large).density({}) == pytest.approx(expected)
+    # Tools that come in near-identical pairs make a dense set; one tool has no neighbour.
+    pairs = np.repeat(small[:50], 2, axis=0) + rng.normal(scale=0.01, size=(100, 16))
+    assert SetVectors([f"t{i}" for i in range(100)], pairs).density({}) > 0.99
+    assert SetVectors(["only"], small[:1]).density({}) is None
+
+
+def test_a_catalog_mirrored_by_a_second_server_is_no_denser() -> None:
+    index = MemoryVectors(WordsEmbedder(), cache=EmbeddingCache(), mode="vector")
+    tools = [
+        ToolReference("send_email", "Send an email message to a contact."),
+        ToolReference("get_weather", "Current weather for a city."),
+        ToolReference("list_files", "List the files of a folder."),
+        ToolReference("create_issue", "Open an issue in the tracker."),
+    ]
+    mirrored = tools + [ToolReference(f"mirror.{tool.name}", tool.description) for tool in tools]
+    index.index_tools("one", tools)
+    index.index_tools("two", mirrored)
+    held = {name: index._held(name, fresh=False) for name in ("one", "two")}
+    once, twice = (
+        index._set_vectors(toolset).density(toolset.tools)
+        for toolset in held.values()
+        if toolset is not None
+    )
+    assert once is not None and twice == pytest.approx(once, abs=0.05)
+    # Told nothing of what the tools do, each mirror is its twin's nearest neighbour.
+    two = SetVectors(index._set_vectors(held["two"]).names, index._set_vectors(held["two"]).matrix)
+    assert two.density({}) > twice + 0.1
+
+
+def test_a_denser_catalog_makes_the_same_similarity_less_confident() -> None:
+    tools = [
+        ToolReference("send_email", "Send an email message to a contact."),
+        ToolReference("get_weather", "Current weather for a city."),
+        ToolReference("list_files", "List the files of a folder."),
+    ]
+    # The same tools among many alike: each near-identical to the next.
+    alike = [
+        ToolReference(f"list_files_{i}", f"List the files of folder number {i}.") for i in range(40)
+    ]
+    index = MemoryVectors(WordsEmbedder(), cache=EmbeddingCache(), mode="vector", min_confidence=0)
+    index.index_tools("sparse", tools)
+    index.index_tools("dense", tools + alike)
+    sparse = index.search(ToolSearchRequest("sparse", "email a message", 1))
+    dense = index.search(ToolSearchRequest("dense", "email a message", 1))
+    assert sparse.references[0].name == dense.references[0].name == "send_email"
+    assert sparse.references[0].score == pytest.approx(dense.references[0].score)
+    assert dense.confidence < sparse.confidence
 
 
 def test_a_vector_index_searches_in_process_by_default() -> None:

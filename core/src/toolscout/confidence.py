@@ -20,6 +20,11 @@ So core computes its own evidence, from the query and the tools, after the engin
 - **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
   keeps on one scale across catalogs far better than any lexical score.
+- **Density** (with similarity, where the engine holds the set's vectors in the process).
+  How near each of the catalog's tools comes to its nearest other tool (the median
+  similarity; `SetVectors.density`), learnt at the set's first search with no labels. In
+  a dense catalog (many tools, much alike) some tool is fairly similar to almost any
+  request, so the same similarity is weaker evidence there.
 
 `confidence` maps these to [0, 1] (`combine`). An answer's confidence is the best of its
 first `DEPTH` hits'; with similarity scores, at least that of how near the catalog comes
@@ -81,6 +86,12 @@ DEPTH = 3
 #   that. Coverage carries between catalogs worse than a cosine, so it weighs less than
 #   the first fit's 2.310 (requests far from the demo catalog: 57% abstained, 48% with
 #   the first fit's evidence and weights).
+# - density: MetaTool's catalog is the sparsest of the dev sets (median nearest-neighbour
+#   similarity 0.454; BFCL 0.706, Seal-Tools 0.694), so the fit above holds for it and a
+#   denser catalog's similarity evidence is discounted by `DENSITY_WEIGHT` x the excess.
+#   The weight: the largest of 0.25, 0.5, ... at which the floor costs BFCL's hit@5 (the
+#   dense dev set it was chosen on) at most 0.0025; confirmed on Seal-Tools and on
+#   requests far from the demo catalog (docs/confidence.md).
 #: The default `min_confidence`: an answer less confident than this is empty.
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.
@@ -90,6 +101,10 @@ UNKNOWN_WEIGHT = 1.0
 KEYWORD_MODEL = (-1.318, 3.916, 0.936, 0.789)
 #: Similarity scores: intercept, x cosine similarity, x coverage.
 SIMILARITY_MODEL = (-2.909, 7.562, 1.25)
+#: The catalog density the similarity model was fitted at (MetaTool's, MiniLM vectors).
+REFERENCE_DENSITY = 0.454
+#: Similarity scores: the logit's discount per unit of density above `REFERENCE_DENSITY`.
+DENSITY_WEIGHT = 1.0
 
 
 #: A query word no tool has, of at least this many characters, counts as found in a tool
@@ -274,12 +289,14 @@ def combine(
     similarity_model: tuple[float, float, float] = SIMILARITY_MODEL,
     *,
     corroborated: bool = False,
+    density: float | None = None,
 ) -> float:
     """The confidence, 0 to 1, of a hit: a logistic function of its coverage, of the share
     of the query the catalog knows and of whether the tool has two or more of the query's
     words (`corroborated`), or, when the engine scores by cosine similarity, of that
     similarity and its coverage (see the module docstring for the features), by
-    `similarity_model` (intercept, x similarity, x coverage)."""
+    `similarity_model` (intercept, x similarity, x coverage), less the catalog's `density`
+    above `REFERENCE_DENSITY` (None: not known) times `DENSITY_WEIGHT`."""
     if similarity is None:
         bias, by_coverage, by_known, by_corroboration = KEYWORD_MODEL
         logit = bias + by_coverage * coverage + by_known * known
@@ -287,6 +304,10 @@ def combine(
     else:
         bias, by_similarity, by_coverage = similarity_model
         logit = bias + by_similarity * similarity + by_coverage * coverage
+        if density is not None:
+            # Never raised below the reference: a sparser catalog than the fit's is not
+            # evidence that a request fits.
+            logit -= DENSITY_WEIGHT * max(0.0, density - REFERENCE_DENSITY)
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, logit))))
 
 
@@ -315,16 +336,23 @@ def confidences(
     names: Sequence[str],
     similarities: Sequence[float] | None = None,
     similarity_model: tuple[float, float, float] = SIMILARITY_MODEL,
+    density: float | None = None,
 ) -> list[float]:
     """The confidence of each hit (`names`, with their cosine similarities if the engine
-    scores by similarity, weighed by `similarity_model`), each rounded to 4 places."""
+    scores by similarity, weighed by `similarity_model` in a catalog of this `density`),
+    each rounded to 4 places."""
     seen = evidence(profile, query_terms, names)
     found = []
     for at, coverage in enumerate(seen.coverages):
         similarity = similarities[at] if similarities is not None else None
         corroborated = seen.matched[at] >= 2
         confidence = combine(
-            coverage, seen.known, similarity, similarity_model, corroborated=corroborated
+            coverage,
+            seen.known,
+            similarity,
+            similarity_model,
+            corroborated=corroborated,
+            density=density,
         )
         found.append(round(confidence, 4))
     return found
@@ -341,18 +369,21 @@ def nearest_confidence(
     hits: Sequence[ToolHit],
     nearest: float | None = None,
     allowed: Collection[str] | None = None,
+    density: float | None = None,
 ) -> float:
     """An answer's confidence from similarity scores (`hits`, best first, not empty): how
     near the catalog comes to the request, whatever the ranking put first. The cosine
     similarity of its tool nearest the query (`nearest`; else the first hits' best) and
-    the coverage of its tool that covers most of the query (of those `allowed`), rounded
-    to 4 places. A fusion may rank a keyword match first, and `vector` mode ranks by
-    similarity alone; the answer's confidence is the same in both."""
+    the coverage of its tool that covers most of the query (of those `allowed`), in a
+    catalog of this `density`, rounded to 4 places. A fusion may rank a keyword match
+    first, and `vector` mode ranks by similarity alone; the answer's confidence is the
+    same in both."""
     similarity = max(hit.score for hit in hits[:DEPTH])
     if nearest is not None:
         similarity = max(similarity, nearest)
     weighed = profile.weigh(query_terms)
-    return round(combine(profile.best_coverage(weighed, allowed), weighed.known, similarity), 4)
+    coverage = profile.best_coverage(weighed, allowed)
+    return round(combine(coverage, weighed.known, similarity, density=density), 4)
 
 
 # Built when a set is first searched, dropped with it.

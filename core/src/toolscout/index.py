@@ -177,6 +177,9 @@ class Query:
         #: that fuses vector candidates with others (`toolscout.vectors.fuse`): the answer's
         #: confidence weighs it wherever the fusion ranked that tool.
         self.nearest: float | None = None
+        #: The density of the set's vectors (`toolscout.vectors.SetVectors.density`), set
+        #: by an engine that holds them in this process: similarity confidence weighs it.
+        self.density: float | None = None
         #: Set by an engine that matched the query as written (a regular expression), not
         #: by its words: core then keeps the answer whatever its confidence.
         self.exact = False
@@ -417,14 +420,18 @@ class IndexChores(ABC):
         # scores every word, since they have no share of the query the catalog knows to
         # vouch for a word only a parameter describes.
         profile = profile_of(toolset, self.analyzer, purpose=similarities is None)
-        scored = iter(confidences(profile, query.terms, [hit.name for hit in engine], similarities))
+        names = [hit.name for hit in engine]
+        density = query.density if similarities is not None else None
+        scored = iter(confidences(profile, query.terms, names, similarities, density=density))
         hits = [
             ToolHit(hit.name, hit.score, hit.summary, 1.0 if hit.name in named else next(scored))
             for hit in hits
         ]
         confidence = answer_confidence([hit.confidence or 0.0 for hit in hits])
         if similarities is not None and engine:
-            nearest = nearest_confidence(profile, query.terms, engine, query.nearest, query.allowed)
+            nearest = nearest_confidence(
+                profile, query.terms, engine, query.nearest, query.allowed, density
+            )
             confidence = max(confidence, nearest)
         query.confidence = confidence
         if not named and not query.exact and confidence < self.options.min_confidence:

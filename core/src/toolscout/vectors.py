@@ -352,11 +352,23 @@ def _allowed_rows(rows: Mapping[str, int], allowed: frozenset[str]) -> Any:
     return np.array(sorted(rows[name] for name in allowed if name in rows), dtype=np.intp)
 
 
+def _what_it_does(tool: ToolReference | None, name: str) -> str:
+    """A tool's description and parameters (its name when it has no description): tools
+    alike in these are one tool to `SetVectors.density`."""
+    if tool is None or not tool.description.strip():
+        return f"\0{name}"
+    return " ".join(tool.description.split()) + "; " + tool.text.parameters
+
+
+#: Tools of a set whose nearest neighbours its density is measured over (`SetVectors`).
+DENSITY_SAMPLE = 256
+
+
 class SetVectors:
     """A set's tools' vectors as rows of one float32 matrix, scaled to unit length, so the
     cosine similarities to a query are one matrix product (exact, no index)."""
 
-    __slots__ = ("matrix", "names", "rows")
+    __slots__ = ("_density", "matrix", "names", "rows")
 
     def __init__(self, names: Sequence[str], vectors: Matrix) -> None:
         import numpy as np
@@ -366,6 +378,39 @@ class SetVectors:
         self.matrix = matrix / np.maximum(norms, 1e-12)
         self.names = list(names)
         self.rows = {name: row for row, name in enumerate(self.names)}
+        self._density: list[float | None] = []  # worked out on first use
+
+    def density(self, tools: Mapping[str, ToolReference]) -> float | None:
+        """How alike the set's tools (`tools`, by name) are: the median, over its tools, of
+        a tool's cosine similarity to its nearest other tool (None for fewer than two).
+        Tools that say the same (one description and parameters, offered by two servers)
+        are one tool here, so a catalog mirrored is no denser. Sets of more than
+        `DENSITY_SAMPLE` tools take the median over that many, evenly spread, each still
+        against every tool. Worked out once; similarity confidence discounts a dense set's
+        similarities (`toolscout.confidence`)."""
+        if not self._density:
+            self._density.append(self._measure_density(tools))
+        return self._density[0]
+
+    def _measure_density(self, tools: Mapping[str, ToolReference]) -> float | None:
+        import numpy as np
+
+        kinds: dict[str, int] = {}  # what a tool does -> its number
+        said = (_what_it_does(tools.get(name), name) for name in self.names)
+        kind = np.array([kinds.setdefault(text, len(kinds)) for text in said], dtype=np.intp)
+        if len(kinds) < 2:
+            return None
+        count = len(self.names)
+        sample = np.unique(np.linspace(0, count - 1, min(count, DENSITY_SAMPLE)).astype(np.intp))
+        queries = np.ascontiguousarray(self.matrix[sample].T)
+        nearest = np.full(len(sample), -np.inf, dtype=np.float32)
+        step = max(64, _SLICE // len(sample))  # in slices, as `_cosines` (and little memory)
+        for start in range(0, count, step):
+            scores = self.matrix[start : start + step] @ queries
+            # Not its own neighbour, nor a tool that does the same.
+            scores[kind[start : start + step, None] == kind[None, sample]] = -np.inf
+            np.maximum(nearest, scores.max(axis=0), out=nearest)
+        return float(np.median(nearest))
 
     def _cosines(self, vectors: Sequence[Matrix], rows: Any = None) -> Any:
         """Each row's best cosine similarity over the query vectors."""
@@ -575,7 +620,9 @@ class VectorIndexBase(ToolIndexBase):
     ) -> Candidates:
         """The `limit` tools nearest to any query vector, with their cosine similarity,
         most similar first, among `query.allowed` when set."""
-        return self._set_vectors(toolset).nearest(vectors, limit, query.allowed)
+        found = self._set_vectors(toolset)
+        query.density = found.density(toolset.tools)
+        return found.nearest(vectors, limit, query.allowed)
 
     def _keyword_candidates(self, toolset: ToolSet, query: Query, limit: int) -> Candidates:
         """The `limit` best tools by BM25F over the query's terms, best first, among

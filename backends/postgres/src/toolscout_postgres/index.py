@@ -576,6 +576,7 @@ class PostgresToolIndex(SharedToolIndexBase):
                 lambda conn: read_set_vectors(conn, statement, held.keys, oid), "read", write=False
             ),
         )
+        query.density = found.density(tools)
         if self.mode == "vector":
             nearest = found.nearest(vectors, query.limit, query.allowed)
             # Every tool with a vector is ranked: all of them match.
