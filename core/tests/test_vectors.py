@@ -326,11 +326,17 @@ def test_a_sets_density_is_the_median_similarity_to_each_tools_nearest_other() -
     small = rng.normal(size=(200, 16)).astype(np.float32)
     found = SetVectors([f"t{i}" for i in range(200)], small).density({})
     assert found == pytest.approx(float(np.median(_nearest_other(small))), abs=1e-5)
-    # A large set: the median over an even sample of its tools, each against all of them.
+    # A large set: the median over a sample of its tools evenly spread by name, each
+    # against all of them; the same whatever order the set lists them in.
     large = rng.normal(size=(1000, 16)).astype(np.float32)
-    sample = np.unique(np.linspace(0, 999, DENSITY_SAMPLE).astype(np.intp))
+    names = [f"t{i}" for i in range(1000)]
+    by_name = np.array(sorted(range(1000), key=names.__getitem__))
+    sample = by_name[np.unique(np.linspace(0, 999, DENSITY_SAMPLE).astype(np.intp))]
     expected = float(np.median(_nearest_other(large)[sample]))
-    assert SetVectors([f"t{i}" for i in range(1000)], large).density({}) == pytest.approx(expected)
+    assert SetVectors(names, large).density({}) == pytest.approx(expected)
+    shuffled = rng.permutation(1000)
+    again = SetVectors([names[i] for i in shuffled], large[shuffled]).density({})
+    assert again == pytest.approx(expected)
     # Tools that come in near-identical pairs make a dense set; one tool has no neighbour.
     pairs = np.repeat(small[:50], 2, axis=0) + rng.normal(scale=0.01, size=(100, 16))
     assert SetVectors([f"t{i}" for i in range(100)], pairs).density({}) > 0.99

@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout.analysis import analyzer, clauses
+from toolscout.confidence import REFERENCE_DENSITY
 from toolscout.vectors import SetTerms
 from toolscout_postgres import PostgresOptions, PostgresToolIndex
 from toolscout_postgres.vectors import Vector, embedding_text
@@ -240,3 +241,35 @@ def test_split_query_off_embeds_the_whole_query_only(
         assert len(index.search(ToolSearchRequest("s", STEPS, 3)).references) == 3
     finally:
         index.close()
+
+
+def test_a_set_searched_through_hnsw_weighs_its_density_as_one_searched_in_process(
+    dsn: str, schema: str, hash_embedder: Any
+) -> None:
+    """Similarity confidence discounts a dense set (`SetVectors.density`); a set above
+    `exact_limit` has its density measured through the HNSW index, the same (a tool a
+    second server offers alike counted once), so its answers are as confident."""
+    folders = ("home", "work", "music", "photos", "videos", "downloads", "desktop", "backups")
+    alike = [ToolReference(f"list_{f}", f"List the files of the {f} folder.") for f in folders]
+    mirror = ToolReference("mirror.send_email", "Send an email message to a contact.")
+    tools = [*TOOLS, *alike, mirror]
+    options: dict[str, Any] = {"dsn": dsn, "schema": schema, "mode": "vector"}
+    exact = PostgresToolIndex(hash_embedder, **options, min_confidence=0)
+    indexed = PostgresToolIndex(hash_embedder, **options, min_confidence=0, exact_limit=1)
+    try:
+        exact.index_tools("s", tools)
+        answers = [
+            index.search(ToolSearchRequest("s", "email a message to a contact", 3))
+            for index in (exact, indexed)
+        ]
+        sets = [index._held("s", fresh=False) for index in (exact, indexed)]
+        assert sets[0] is not None and sets[1] is not None
+        in_process = exact._set_vectors.get(sets[0], lambda: None)
+        assert in_process is not None
+        density = in_process.density(sets[0].tools)
+        assert density is not None and density > REFERENCE_DENSITY
+        assert indexed._densities.get(sets[1], lambda: None) == pytest.approx(density, abs=1e-5)
+        assert answers[0].confidence == pytest.approx(answers[1].confidence, abs=1e-4)
+    finally:
+        exact.close()
+        indexed.close()

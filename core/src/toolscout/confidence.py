@@ -20,9 +20,9 @@ So core computes its own evidence, from the query and the tools, after the engin
 - **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
   keeps on one scale across catalogs far better than any lexical score.
-- **Density** (with similarity, where the engine holds the set's vectors in the process).
-  How near each of the catalog's tools comes to its nearest other tool (the median
-  similarity; `SetVectors.density`), learnt at the set's first search with no labels. In
+- **Density** (with similarity, where the engine measures it: `Query.density`). How near
+  each of the catalog's tools comes to its nearest other tool (the median similarity;
+  `SetVectors.density`), learnt at the set's first search with no labels. In
   a dense catalog (many tools, much alike) some tool is fairly similar to almost any
   request, so the same similarity is weaker evidence there.
 

@@ -177,8 +177,8 @@ class Query:
         #: that fuses vector candidates with others (`toolscout.vectors.fuse`): the answer's
         #: confidence weighs it wherever the fusion ranked that tool.
         self.nearest: float | None = None
-        #: The density of the set's vectors (`toolscout.vectors.SetVectors.density`), set
-        #: by an engine that holds them in this process: similarity confidence weighs it.
+        #: How alike the set's tools are (`toolscout.vectors.SetVectors.density`), set by
+        #: an engine that measures it: similarity confidence discounts a dense set's.
         self.density: float | None = None
         #: Set by an engine that matched the query as written (a regular expression), not
         #: by its words: core then keeps the answer whatever its confidence.

@@ -364,6 +364,34 @@ def _what_it_does(tool: ToolReference | None, name: str) -> str:
 DENSITY_SAMPLE = 256
 
 
+def density_sample(count: int) -> Any:
+    """The positions, of `count` tools sorted by name, whose nearest neighbours a set's
+    density is measured over: every one up to `DENSITY_SAMPLE`, else that many evenly
+    spread (a numpy array)."""
+    import numpy as np
+
+    return np.unique(np.linspace(0, count - 1, min(count, DENSITY_SAMPLE)).astype(np.intp))
+
+
+def density_of_neighbours(
+    neighbours: Mapping[str, Sequence[tuple[str, float]]], tools: Mapping[str, ToolReference]
+) -> float | None:
+    """`SetVectors.density` for a store that finds nearest tools itself (an approximate
+    index over a set too large to hold in the process): from each sampled tool's nearest
+    others (name -> (other, cosine similarity), most similar first), the median of each
+    one's similarity to the nearest that does something else (None: none found)."""
+    import numpy as np
+
+    found = []
+    for name, others in neighbours.items():
+        said = _what_it_does(tools.get(name), name)
+        for other, similarity in others:
+            if _what_it_does(tools.get(other), other) != said:
+                found.append(similarity)
+                break
+    return float(np.median(found)) if found else None
+
+
 class SetVectors:
     """A set's tools' vectors as rows of one float32 matrix, scaled to unit length, so the
     cosine similarities to a query are one matrix product (exact, no index)."""
@@ -385,9 +413,9 @@ class SetVectors:
         a tool's cosine similarity to its nearest other tool (None for fewer than two).
         Tools that say the same (one description and parameters, offered by two servers)
         are one tool here, so a catalog mirrored is no denser. Sets of more than
-        `DENSITY_SAMPLE` tools take the median over that many, evenly spread, each still
-        against every tool. Worked out once; similarity confidence discounts a dense set's
-        similarities (`toolscout.confidence`)."""
+        `DENSITY_SAMPLE` tools take the median over that many, evenly spread by name, each
+        still against every tool. Worked out once; similarity confidence discounts the
+        similarities of a dense set (`toolscout.confidence`)."""
         if not self._density:
             self._density.append(self._measure_density(tools))
         return self._density[0]
@@ -401,7 +429,8 @@ class SetVectors:
         if len(kinds) < 2:
             return None
         count = len(self.names)
-        sample = np.unique(np.linspace(0, count - 1, min(count, DENSITY_SAMPLE)).astype(np.intp))
+        by_name = sorted(range(count), key=self.names.__getitem__)  # whatever the set's order
+        sample = np.array(by_name, dtype=np.intp)[density_sample(count)]
         queries = np.ascontiguousarray(self.matrix[sample].T)
         nearest = np.full(len(sample), -np.inf, dtype=np.float32)
         step = max(64, _SLICE // len(sample))  # in slices, as `_cosines` (and little memory)
@@ -619,7 +648,8 @@ class VectorIndexBase(ToolIndexBase):
         self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix], limit: int
     ) -> Candidates:
         """The `limit` tools nearest to any query vector, with their cosine similarity,
-        most similar first, among `query.allowed` when set."""
+        most similar first, among `query.allowed` when set; and the set's density, in
+        `query.density`."""
         found = self._set_vectors(toolset)
         query.density = found.density(toolset.tools)
         return found.nearest(vectors, limit, query.allowed)

@@ -61,7 +61,14 @@ from toolscout.types import (
     ToolHit,
     ToolReference,
 )
-from toolscout.vectors import Candidates, SetTerms, SetVectors, fuse
+from toolscout.vectors import (
+    Candidates,
+    SetTerms,
+    SetVectors,
+    density_of_neighbours,
+    density_sample,
+    fuse,
+)
 
 from toolscout_postgres import sql
 from toolscout_postgres.connection import (
@@ -139,6 +146,11 @@ class _Outcome:
     definitions: int = 0
 
 
+# A sampled tool's nearest others read to find the nearest that does something else (a
+# tool offered by several servers has its copies nearest).
+_DENSITY_NEIGHBOURS = 8
+
+
 class PostgresToolIndex(SharedToolIndexBase):
     """Tool search in PostgreSQL: BM25F full text, pgvector, or both (see the module
     docstring). Thread-safe; any number of processes may share one schema."""
@@ -175,6 +187,8 @@ class PostgresToolIndex(SharedToolIndexBase):
         # read once, and their postings, built once; both go when the set leaves the cache.
         self._set_vectors: PerSet[SetVectors] = PerSet()
         self._set_terms: PerSet[SetTerms] = PerSet()
+        # A larger set's density, measured once through the HNSW index.
+        self._densities: PerSet[float | None] = PerSet()
         self._definitions: weakref.WeakValueDictionary[uuid.UUID, ToolReference] = (
             weakref.WeakValueDictionary()
         )
@@ -485,6 +499,8 @@ class PostgresToolIndex(SharedToolIndexBase):
         # statement checks the session's set. A larger set's vectors are searched by it.
         in_process = self.mode == "keyword" or len(held) <= self.options.exact_limit
         vector = None if in_process else self._query_vectors(query.text)
+        if not in_process:
+            query.density = self._indexed_density(held)
         rows = self._query(query.session_id, query.text, query.limit, keys, vector)
         if not rows:  # the session holds nothing now
             self._remember(query.session_id, None)
@@ -516,6 +532,28 @@ class PostgresToolIndex(SharedToolIndexBase):
             self.analyzer,
             min_score=self.options.min_score,
         )
+
+    def _indexed_density(self, held: CachedSet) -> float | None:
+        """The density of a set searched through the HNSW index (above `exact_limit`), as
+        `SetVectors.density` measures a set in the process: from each sampled tool's
+        nearest others the index finds; once per set."""
+
+        def measure() -> float | None:
+            names = sorted(held.keys)
+            sample = [held.keys[names[row]] for row in density_sample(len(names)).tolist()]
+            statement = self._statements["SET_NEIGHBOURS"]
+            values = {"set": held.id, "sample": sample, "neighbours": _DENSITY_NEIGHBOURS}
+            rows = self._run(
+                lambda conn: conn.execute(statement, values).fetchall(), "read", write=False
+            )
+            neighbours: dict[str, list[tuple[str, float]]] = {}
+            for key, other, similarity in rows:  # each key's nearest first
+                if key in held.names and other in held.names:
+                    found = (held.names[other], float(similarity))
+                    neighbours.setdefault(held.names[key], []).append(found)
+            return density_of_neighbours(neighbours, held.toolset.tools)
+
+        return self._densities.get(held.toolset, measure)
 
     def _set_terms_of(self, held: CachedSet) -> SetTerms:
         opts = self.options

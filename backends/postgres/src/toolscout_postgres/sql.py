@@ -303,6 +303,22 @@ DOCS = "SELECT key, doc FROM {s}.definitions WHERE key = ANY(%(keys)s)"
 SET_VECTORS = (
     "SELECT key, embedding FROM {s}.definitions WHERE key = ANY(%(keys)s) AND embedding IS NOT NULL"
 )
+#: Sampled definitions' nearest others of the set, through the HNSW index (the density of
+#: a set above `exact_limit`; `toolscout.vectors.density_of_neighbours`).
+SET_NEIGHBOURS = """
+SELECT s.key, n.key, 1.0 - n.distance
+FROM {s}.definitions s
+CROSS JOIN LATERAL (
+    SELECT d.key, d.embedding <=> s.embedding AS distance
+    FROM {s}.definitions d
+    WHERE EXISTS (SELECT 1 FROM {s}.members m WHERE m.set_id = %(set)s AND m.def = d.key)
+      AND d.key <> s.key
+    ORDER BY d.embedding <=> s.embedding
+    LIMIT %(neighbours)s
+) n
+WHERE s.key = ANY(%(sample)s) AND s.embedding IS NOT NULL
+ORDER BY 1, 3 DESC
+"""
 SESSIONS = "SELECT id FROM {s}.sessions"
 SET_COUNT = "SELECT count(*) FROM {s}.sets"
 DEFINITION_COUNT = "SELECT count(*) FROM {s}.definitions"
@@ -530,6 +546,7 @@ def compile_statements(schema_quoted: str, operator: str) -> dict[str, str]:
     s = schema_quoted
     plain: dict[str, str] = {name: globals()[name].format(s=s) for name in _PLAIN}
     plain["SET_VECTOR"] = SET_VECTOR.format(s=s)
+    plain["SET_NEIGHBOURS"] = SET_NEIGHBOURS.format(s=s).replace("<=>", operator)
     for indexed in (False, True):
         suffix = "_INDEXED" if indexed else ""
         for split in (False, True):
