@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from test_lancedb import CATALOG, variant
 from toolscout import ConfigError, ToolReference, ToolSearchRequest, load_index
+from toolscout.confidence import REFERENCE_DENSITY
 from toolscout.index import Query
 from toolscout_lancedb import LanceDBToolIndex
 from toolscout_sentence_transformers import SentenceTransformerEmbedder
@@ -79,6 +80,37 @@ def test_the_in_process_search_ranks_as_lancedb_s_own_queries(
             assert [hit.score for hit in mine] == pytest.approx(
                 [hit.score for hit in theirs], abs=1e-5
             )
+
+
+def test_a_set_lancedb_searches_weighs_its_density_as_one_searched_in_process(
+    minilm: SentenceTransformerEmbedder,
+) -> None:
+    """Similarity confidence discounts a dense set (`SetVectors.density`); a set LanceDB
+    searches (above `in_process_limit`) has its density measured by one LanceDB query, the
+    same (the team's copies, which say the same, counted once), so it is as confident."""
+    folders = ("home", "work", "music", "photos", "videos", "downloads", "desktop", "backups")
+    alike = [
+        ToolReference(f"list_{f}_{kind}", f"List the {kind} files in the {f} folder.")
+        for f in folders
+        for kind in ("shared", "hidden")
+    ]
+    team = [ToolReference(f"{t.name}_team", t.description, t.input_schema) for t in CATALOG]
+    tools = CATALOG + alike + team
+    in_process = LanceDBToolIndex(minilm, min_confidence=0)
+    in_lancedb = LanceDBToolIndex(minilm, min_confidence=0, in_process_limit=0)
+    for index in (in_process, in_lancedb):
+        index.index_tools("s", tools)
+    toolset = in_process.held_set("s")
+    stored = in_lancedb.held_set("s")
+    assert toolset is not None and stored is not None
+    density = in_process._set_vectors(toolset).density(toolset.tools)
+    assert density is not None and density > REFERENCE_DENSITY
+    for query in ("show what is in my music folder", "post a message on slack"):
+        answers = [
+            index.search(ToolSearchRequest("s", query, 3)) for index in (in_process, in_lancedb)
+        ]
+        assert answers[0].confidence == pytest.approx(answers[1].confidence, abs=1e-4), query
+    assert in_lancedb._densities.get(stored, lambda: None) == pytest.approx(density, abs=1e-4)
 
 
 def test_in_process_bm25_scores_are_lancedb_s_full_text_scores(

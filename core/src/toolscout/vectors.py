@@ -21,6 +21,7 @@ numpy is imported on first use, so `import toolscout` stays light.
 from __future__ import annotations
 
 import math
+import statistics
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -362,6 +363,9 @@ def _what_it_does(tool: ToolReference | None, name: str) -> str:
 
 #: Tools of a set whose nearest neighbours its density is measured over (`SetVectors`).
 DENSITY_SAMPLE = 256
+#: Nearest others of each sampled tool a store that finds them itself reads for its density
+#: (`density_of_neighbours`): a tool several servers offer has its copies nearest.
+DENSITY_NEIGHBOURS = 8
 
 
 def density_sample(count: int) -> Any:
@@ -370,7 +374,10 @@ def density_sample(count: int) -> Any:
     spread (a numpy array)."""
     import numpy as np
 
-    return np.unique(np.linspace(0, count - 1, min(count, DENSITY_SAMPLE)).astype(np.intp))
+    if count <= DENSITY_SAMPLE:
+        return np.arange(count, dtype=np.intp)
+    # Steps of at least one: no position twice (and no np.unique, 10 MB on first use).
+    return np.linspace(0, count - 1, DENSITY_SAMPLE).astype(np.intp)
 
 
 def density_of_neighbours(
@@ -380,8 +387,6 @@ def density_of_neighbours(
     index over a set too large to hold in the process): from each sampled tool's nearest
     others (name -> (other, cosine similarity), most similar first), the median of each
     one's similarity to the nearest that does something else (None: none found)."""
-    import numpy as np
-
     found = []
     for name, others in neighbours.items():
         said = _what_it_does(tools.get(name), name)
@@ -389,7 +394,7 @@ def density_of_neighbours(
             if _what_it_does(tools.get(other), other) != said:
                 found.append(similarity)
                 break
-    return float(np.median(found)) if found else None
+    return statistics.median(found) if found else None
 
 
 class SetVectors:
@@ -439,7 +444,8 @@ class SetVectors:
             # Not its own neighbour, nor a tool that does the same.
             scores[kind[start : start + step, None] == kind[None, sample]] = -np.inf
             np.maximum(nearest, scores.max(axis=0), out=nearest)
-        return float(np.median(nearest))
+        # statistics, not numpy: numpy's median costs 10 MB on first use (its imports)
+        return float(statistics.median(nearest.tolist()))
 
     def _cosines(self, vectors: Sequence[Matrix], rows: Any = None) -> Any:
         """Each row's best cosine similarity over the query vectors."""

@@ -45,9 +45,17 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from toolscout import Capabilities, ConfigError, ToolReference
 from toolscout.embedders import Embedder, EmbeddingCache
 from toolscout.index import Query
-from toolscout.toolsets import StoredState, ToolSet
+from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolSearchRequest, ToolSearchResponse
-from toolscout.vectors import Candidates, SetVectors, VectorIndexBase, embedding_text
+from toolscout.vectors import (
+    DENSITY_NEIGHBOURS,
+    Candidates,
+    SetVectors,
+    VectorIndexBase,
+    density_of_neighbours,
+    density_sample,
+    embedding_text,
+)
 
 from toolscout_lancedb import loop
 from toolscout_lancedb.options import LanceDBOptions
@@ -127,6 +135,8 @@ class LanceDBToolIndex(VectorIndexBase):
         self._closed = False
         self._table: Any = None
         self._sessions: Any = None
+        # Sets LanceDB searches: their density, measured once.
+        self._densities: PerSet[float | None] = PerSet()
         # Readers of a store another process writes: the table versions last read.
         self._follow = not self._memory and opts.read_consistency_interval is not None
         self._seen: tuple[int | None, int | None] = (None, None)
@@ -589,10 +599,33 @@ class LanceDBToolIndex(VectorIndexBase):
         table = self._table
         if table is None:
             return []
+        query.density = self._stored_density(toolset, table)
         found = self._run(
             self._vector_hits(table, self._where(toolset, query), vectors, limit), "searching"
         )
         return _best_similarity(found)
+
+    def _stored_density(self, toolset: ToolSet, table: Any) -> float | None:
+        """The density of a set LanceDB searches (above `in_process_limit`), as
+        `SetVectors.density` measures a set in the process: from each sampled tool's
+        nearest others, found by one LanceDB query; once per set."""
+
+        def measure() -> float | None:
+            names = sorted(toolset.tools)
+            sample = [names[at] for at in density_sample(len(names)).tolist()]
+            texts = [embedding_text(toolset.tools[name]) for name in sample]
+            vectors = list(self.cache.embed_documents(self.embedder, texts))
+            where = f"set_id = {_sql_text(toolset.id)}"
+            # One more than the neighbours wanted: a tool is its own nearest.
+            wanted = DENSITY_NEIGHBOURS + 1
+            found = self._run(self._vector_hits(table, where, vectors, wanted), "measuring")
+            neighbours = {
+                name: [(other, similarity) for other, similarity in rows if other != name]
+                for name, rows in zip(sample, found, strict=True)
+            }
+            return density_of_neighbours(neighbours, toolset.tools)
+
+        return self._densities.get(toolset, measure)
 
     def _keyword_candidates(self, toolset: ToolSet, query: Query, limit: int) -> Candidates:
         if not self._in_lancedb(toolset):

@@ -62,6 +62,7 @@ from toolscout.types import (
     ToolReference,
 )
 from toolscout.vectors import (
+    DENSITY_NEIGHBOURS,
     Candidates,
     SetTerms,
     SetVectors,
@@ -144,11 +145,6 @@ class _Outcome:
     made: tuple[uuid.UUID, int, _Plan] | None = None
     members: int = 0
     definitions: int = 0
-
-
-# A sampled tool's nearest others read to find the nearest that does something else (a
-# tool offered by several servers has its copies nearest).
-_DENSITY_NEIGHBOURS = 8
 
 
 class PostgresToolIndex(SharedToolIndexBase):
@@ -542,7 +538,7 @@ class PostgresToolIndex(SharedToolIndexBase):
             names = sorted(held.keys)
             sample = [held.keys[names[row]] for row in density_sample(len(names)).tolist()]
             statement = self._statements["SET_NEIGHBOURS"]
-            values = {"set": held.id, "sample": sample, "neighbours": _DENSITY_NEIGHBOURS}
+            values = {"set": held.id, "sample": sample, "neighbours": DENSITY_NEIGHBOURS}
             rows = self._run(
                 lambda conn: conn.execute(statement, values).fetchall(), "read", write=False
             )
