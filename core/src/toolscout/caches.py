@@ -17,11 +17,13 @@ damaged file goes as well.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["CORE_PARTS", "add_command", "cache_report", "clear_cache"]
 
