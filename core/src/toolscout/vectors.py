@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import statistics
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -368,16 +368,16 @@ DENSITY_SAMPLE = 256
 DENSITY_NEIGHBOURS = 8
 
 
-def density_sample(count: int) -> Any:
-    """The positions, of `count` tools sorted by name, whose nearest neighbours a set's
-    density is measured over: every one up to `DENSITY_SAMPLE`, else that many evenly
-    spread (a numpy array)."""
-    import numpy as np
-
+def density_sample(names: Iterable[str]) -> list[str]:
+    """The tools (`names`, a set's) whose nearest neighbours its density is measured over:
+    every one up to `DENSITY_SAMPLE`, else that many spread evenly over them sorted by
+    name (so the set's order does not matter)."""
+    ordered = sorted(names)
+    count = len(ordered)
     if count <= DENSITY_SAMPLE:
-        return np.arange(count, dtype=np.intp)
-    # Steps of at least one: no position twice (and no np.unique, 10 MB on first use).
-    return np.linspace(0, count - 1, DENSITY_SAMPLE).astype(np.intp)
+        return ordered
+    # Steps of at least one: no tool twice.
+    return [ordered[at * (count - 1) // (DENSITY_SAMPLE - 1)] for at in range(DENSITY_SAMPLE)]
 
 
 def density_of_neighbours(
@@ -434,8 +434,7 @@ class SetVectors:
         if len(kinds) < 2:
             return None
         count = len(self.names)
-        by_name = sorted(range(count), key=self.names.__getitem__)  # whatever the set's order
-        sample = np.array(by_name, dtype=np.intp)[density_sample(count)]
+        sample = np.array([self.rows[name] for name in density_sample(self.names)], np.intp)
         queries = np.ascontiguousarray(self.matrix[sample].T)
         nearest = np.full(len(sample), -np.inf, dtype=np.float32)
         step = max(64, _SLICE // len(sample))  # in slices, as `_cosines` (and little memory)

@@ -611,8 +611,7 @@ class LanceDBToolIndex(VectorIndexBase):
         nearest others, found by one LanceDB query; once per set."""
 
         def measure() -> float | None:
-            names = sorted(toolset.tools)
-            sample = [names[at] for at in density_sample(len(names)).tolist()]
+            sample = density_sample(toolset.tools)
             texts = [embedding_text(toolset.tools[name]) for name in sample]
             vectors = list(self.cache.embed_documents(self.embedder, texts))
             where = f"set_id = {_sql_text(toolset.id)}"

@@ -535,8 +535,7 @@ class PostgresToolIndex(SharedToolIndexBase):
         nearest others the index finds; once per set."""
 
         def measure() -> float | None:
-            names = sorted(held.keys)
-            sample = [held.keys[names[row]] for row in density_sample(len(names)).tolist()]
+            sample = [held.keys[name] for name in density_sample(held.keys)]
             statement = self._statements["SET_NEIGHBOURS"]
             values = {"set": held.id, "sample": sample, "neighbours": DENSITY_NEIGHBOURS}
             rows = self._run(
