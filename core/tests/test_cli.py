@@ -30,6 +30,7 @@ from toolscout.progress import ProgressBar
 from toolscout.savings import search_tool
 from toolscout.testing import ReferenceToolIndex
 from toolscout.tokens import tool_tokens
+from toolscout.types import SearchMetadata, ToolSearchResponse
 
 TOOLS = [
     {
@@ -254,9 +255,76 @@ def test_search_json_ranks_the_matching_tool_first(
         capsys, "search", "refund a payment", "--catalog", str(catalog), "--backend", "reference"
     )
     assert data["results"][0]["name"] == "stripe_refund_payment"
-    assert all(set(hit) == {"name", "score"} for hit in data["results"])
+    assert all(set(hit) == {"name", "score", "confidence"} for hit in data["results"])
     scores = [hit["score"] for hit in data["results"]]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_search_says_how_confident_the_answer_is_and_how_many_tools_matched(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    argv = ["search", "refund a card payment", "--catalog", str(catalog), "-b", "reference"]
+    data = run_json(capsys, *argv, "--max-results", "1")
+    (hit,) = data["results"]
+    assert 0.3 <= hit["confidence"] <= 1.0
+    assert data["confidence"] == hit["confidence"]
+    assert data["total_matches"] > 1  # "a" and "payment" match more than the one shown
+    code, out, _err = run(capsys, *argv, "--max-results", "1")
+    assert code == 0
+    assert f"1. stripe_refund_payment  (score {hit['score']:.3g}, confidence " in out
+
+
+def test_search_below_the_confidence_floor_says_so_and_how_to_see_the_nearest_tools(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    # "a" is in every tool's words for the reference engine: it matches, but says nothing.
+    argv = ["search", "a", "--catalog", str(catalog), "-b", "reference"]
+    nearest = run_json(capsys, *argv, "-o", "min_confidence=0")
+    assert nearest["results"] and nearest["confidence"] < 0.3
+    data = run_json(capsys, *argv)
+    assert data["results"] == [] and data["total_matches"] == 0
+    assert data["confidence"] == nearest["confidence"]
+    # A floor just above the confidence: the number shown is below the floor shown.
+    floor = nearest["confidence"] + 1e-4
+    code, out, _err = run(capsys, *argv, "-o", f"min_confidence={floor}")
+    assert code == 0
+    line = out.splitlines()[1]
+    assert line.startswith("  no tool fits well enough: confidence ")
+    assert line.endswith(
+        f"below min_confidence {floor:g} (-o min_confidence=0 shows the nearest tools)"
+    )
+    shown = float(line.split("confidence ")[1].split(",")[0])
+    assert shown < floor
+    assert "no tool matched" not in out
+
+
+@pytest.mark.parametrize(
+    ("confidence", "floor", "shown"),
+    [(0.2134, 0.3, "0.21"), (0.2996, 0.3, "0.2996"), (0.29951, 0.2996, "0.2995")],
+)
+def test_a_confidence_just_below_the_floor_is_not_rounded_up_to_it(
+    confidence: float, floor: float, shown: str
+) -> None:
+    response = ToolSearchResponse((), 0, SearchMetadata("reference", 0.0), confidence)
+    assert toolscout.cli._why_empty(response, floor).startswith(
+        f"no tool fits well enough: confidence {shown}, below min_confidence {floor:g} "
+    )
+
+
+def test_search_names_the_query_words_no_tool_has(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    argv = ["search", "refund a payment in bitcoin", "--catalog", str(catalog), "-b", "reference"]
+    assert run_json(capsys, *argv)["unmatched_words"] == ["bitcoin"]
+    code, out, _err = run(capsys, *argv)
+    assert code == 0
+    assert "  no tool mentions: 'bitcoin'\n" in out
+    assert (
+        run_json(
+            capsys, "search", "refund a payment", "--catalog", str(catalog), "-b", "reference"
+        )["unmatched_words"]
+        == []
+    )
 
 
 def test_search_counts_the_tokens_it_saved(

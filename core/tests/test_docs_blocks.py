@@ -43,7 +43,7 @@ NOT_RUN: dict[str, str] = {
     "cli.md#2": "the output of an install without lancedb; "
     "test_cli.py::test_a_first_party_backend_not_installed_names_the_pip_line checks it",
     "configuration.md#3": "shell exports, no output; test_config.py covers the variables",
-    "cli.md#7": "needs the MetaTool evaluation data, which is not in the repository",
+    "cli.md#8": "needs the MetaTool evaluation data, which is not in the repository",
     "confidence.md#2": "needs the MetaTool evaluation data, which is not in the repository",
     "embedders.md#2": "installs packages (torch from the PyTorch index)",
     "embedders.md#1": "calls the OpenAI embeddings API (needs OPENAI_API_KEY)",

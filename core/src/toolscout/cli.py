@@ -300,6 +300,7 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     """Search a catalog (the demo catalog by default) and show what the search saved."""
     from toolscout.config import load_settings
     from toolscout.savings import token_savings
+    from toolscout.unmatched import unmatched_words
 
     if not args.query.strip():
         # A blank query finds nothing on any backend; say so instead of "no tool matched".
@@ -316,13 +317,17 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     try:
         session = index_catalog(index, tools)
         response = index.search(ToolSearchRequest(session, args.query, max_results))
+        missing = unmatched_words(index, session, args.query)
     finally:
         _close(index)
     savings = token_savings(tools, _by_name(tools, response.names), search=_search_tool(settings))
     if args.json:
         _emit_json(
             {
-                "results": [{"name": hit.name, "score": hit.score} for hit in response],
+                "results": [_result(hit) for hit in response],
+                "total_matches": response.total_matches,
+                "confidence": response.confidence,
+                "unmatched_words": missing,
                 "backend": backend,
                 "tokens": savings.to_dict(),
             },
@@ -333,7 +338,9 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     out.write(
         f"{_shown(args.query)}: {len(response)} of {len(tools):,} tools in {source} ({backend})\n"
     )
-    _write_hits(response, out)
+    _write_hits(response, out, floor=getattr(index.options, "min_confidence", None))
+    if missing:
+        out.write("  no tool mentions: " + ", ".join(repr(word) for word in missing) + "\n")
     out.write(_describe(response, savings) + "\n")
     return 0
 
@@ -350,13 +357,35 @@ def _shown(query: str) -> str:
     return f"{query[: SHOWN_QUERY_LENGTH - 1]!r}… ({len(query):,} characters)"
 
 
-def _write_hits(response: Any, out: TextIO) -> None:
+def _write_hits(response: Any, out: TextIO, *, floor: float | None = None) -> None:
     if not len(response):
-        out.write("  no tool matched\n")
+        out.write(f"  {_why_empty(response, floor)}\n")
     for rank, hit in enumerate(response, 1):
-        out.write(f"  {rank}. {hit.name}  (score {hit.score:.3g})\n")
+        confidence = "" if hit.confidence is None else f", confidence {hit.confidence:.2f}"
+        out.write(f"  {rank}. {hit.name}  (score {hit.score:.3g}{confidence})\n")
         if hit.summary:
             out.write(f"     {hit.summary}\n")
+
+
+def _why_empty(response: Any, floor: float | None) -> str:
+    """Why a search shows nothing: no tool matched, or tools matched but the answer's
+    confidence fell below the backend's floor (which an option lowers)."""
+    if response.confidence is None:
+        return "no tool matched"
+    confidence = response.confidence
+    digits = 2
+    while floor and round(confidence, digits) >= floor and digits < 6:
+        digits += 1  # 0.2996 is shown as such, not as 0.30 "below 0.3"
+    below = f"below min_confidence {floor:g}" if floor else "below the confidence floor"
+    return (
+        f"no tool fits well enough: confidence {confidence:.{digits}f}, {below} "
+        "(-o min_confidence=0 shows the nearest tools)"
+    )
+
+
+def _result(hit: Any) -> dict[str, Any]:
+    """A hit as `--json` prints it."""
+    return {"name": hit.name, "score": hit.score, "confidence": hit.confidence}
 
 
 def _describe(response: Any, savings: Any) -> str:
@@ -405,7 +434,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
                 "searches": [
                     {
                         "query": query,
-                        "results": [{"name": hit.name, "score": hit.score} for hit in response],
+                        "results": [_result(hit) for hit in response],
                         "tokens": savings.to_dict(),
                     }
                     for query, response, savings in searches

@@ -539,7 +539,7 @@ class McpToolHub:
         """The words of `query` that no tool of the hub contains (as core's `tool_search`
         names them to the model); with a `grant`, no tool that principal sees: a word only
         another principal's tools hold must not tell it they exist."""
-        from toolscout.advisor.search_tool import unmatched_words
+        from toolscout.unmatched import unmatched_words
 
         session = self._view.session
         if session is None:

@@ -15,20 +15,16 @@ list-valued field such as `tags`).
 from __future__ import annotations
 
 import functools
-import re
-import threading
 import time
-import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from toolscout import telemetry
-from toolscout.analysis import Analyzer
 from toolscout.filters import matches
 from toolscout.index import ToolIndex
-from toolscout.toolsets import set_fingerprint
 from toolscout.types import MAX_RESULTS_LIMIT, ToolReference, ToolSearchRequest
+from toolscout.unmatched import unmatched_words
 
 __all__ = [
     "FILTER_KEYS",
@@ -51,9 +47,6 @@ MAX_LISTED_VALUES = 40
 """Values of one filter key the tool description lists; more are counted, not named."""
 MAX_QUERIES = 8
 """Queries one call may carry (`query` plus `queries`)."""
-MAX_LISTED_WORDS = 5
-"""Query words no tool contains that a result names."""
-_QUERY_WORD = re.compile(r"\w+")
 
 _FILTER_TEXT = {
     "server": ("Servers", "Only tools of these servers (any of)"),
@@ -378,50 +371,6 @@ def _unfiltered(
     if not refs:
         return ""
     return f" Without the filter {max(total, 1)} tool(s) match, e.g. {refs[0].name}."
-
-
-# Per index: (the session's set fingerprint) → the terms its tools contain.
-_vocabularies: weakref.WeakKeyDictionary[Any, dict[str, frozenset[str]]] = (
-    weakref.WeakKeyDictionary()
-)
-_vocabulary_lock = threading.Lock()
-
-
-def unmatched_words(index: ToolIndex, session_id: str, query: str) -> list[str]:
-    """The words of `query` that no tool of the session contains, as the model wrote them.
-
-    Uses the index's analyzer (stemming, stop words: `sending` matches `send`), so only
-    words that mean something count. Empty for an index that does not list its tools.
-    """
-    lister = getattr(index, "tools", None)
-    analysis = getattr(index, "analyzer", None)
-    if not callable(lister) or not isinstance(analysis, Analyzer):
-        return []
-    try:
-        tools = lister(session_id)
-    except Exception:  # a backend whose tools() means something else
-        return []
-    if not isinstance(tools, Mapping) or not tools:
-        return []
-    key = set_fingerprint(tools.values())
-    with _vocabulary_lock:
-        cached = _vocabularies.setdefault(index, {})
-        vocabulary = cached.get(key)
-    if vocabulary is None:
-        terms: set[str] = set()
-        for tool in tools.values():
-            for field in analysis.tool_terms(tool).fields:
-                terms.update(field)
-        vocabulary = frozenset(terms)
-        with _vocabulary_lock:
-            cached.clear()  # one catalog per index at a time is the common case
-            cached[key] = vocabulary
-    missing = []
-    for word in dict.fromkeys(_QUERY_WORD.findall(query)):
-        wanted = analysis.query_terms(word)
-        if wanted and not any(term in vocabulary for term in wanted):
-            missing.append(word)
-    return missing[:MAX_LISTED_WORDS]
 
 
 def _search(
