@@ -338,7 +338,8 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     out.write(
         f"{_shown(args.query)}: {len(response)} of {len(tools):,} tools in {source} ({backend})\n"
     )
-    _write_hits(response, out, floor=getattr(index.options, "min_confidence", None))
+    floor = getattr(getattr(index, "options", None), "min_confidence", None)
+    _write_hits(response, out, floor=floor)
     if missing:
         out.write("  no tool mentions: " + ", ".join(repr(word) for word in missing) + "\n")
     out.write(_describe(response, savings) + "\n")
