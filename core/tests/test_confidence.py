@@ -8,13 +8,16 @@ from hypothesis import strategies as st
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout.analysis import analyzer
 from toolscout.confidence import (
+    DEFAULT_FIT,
     DEFAULT_MIN_CONFIDENCE,
     REFERENCE_DENSITY,
+    SIMILARITY_FITS,
     CatalogProfile,
     answer_confidence,
     combine,
     confidences,
     nearest_confidence,
+    similarity_fit,
 )
 from toolscout.errors import ConfigError
 from toolscout.testing import ReferenceToolIndex
@@ -282,3 +285,37 @@ def test_a_catalog_of_near_duplicates_still_answers() -> None:
 def test_min_confidence_must_be_between_zero_and_one() -> None:
     with pytest.raises(ConfigError, match="min_confidence"):
         ReferenceToolIndex(min_confidence=1.5)
+
+
+@pytest.mark.parametrize(
+    "model_id",
+    [
+        "sentence-transformers/all-mpnet-base-v2",
+        "sentence-transformers/all-mpnet-base-v2:len256:int8",
+        "/models/all-mpnet-base-v2/",
+        "all-mpnet-base-v2@3f2a9c01b2d4:raw",
+        "C:\\models\\All-MPNet-Base-v2",
+    ],
+)
+def test_an_embedder_of_a_measured_model_gets_that_models_fit(model_id: str) -> None:
+    assert similarity_fit(model_id) == SIMILARITY_FITS["all-mpnet-base-v2"] != DEFAULT_FIT
+
+
+@pytest.mark.parametrize(
+    "model_id",
+    [None, "", "sentence-transformers/all-MiniLM-L6-v2:int8tok2", "openai:text-embedding-3-small"],
+)
+def test_the_default_embedder_and_unmeasured_models_get_the_default_fit(
+    model_id: str | None,
+) -> None:
+    assert similarity_fit(model_id) == DEFAULT_FIT
+
+
+def test_a_models_fit_weighs_its_own_scale_and_density() -> None:
+    mpnet = SIMILARITY_FITS["all-mpnet-base-v2"]
+    # At its own reference density the model stands as fitted: no discount yet.
+    at = mpnet.reference_density
+    undiscounted = combine(0.2, 1.0, 0.4, mpnet.model)
+    assert combine(0.2, 1.0, 0.4, mpnet.model, density=at, reference_density=at) == undiscounted
+    # MiniLM's reference would already discount that density.
+    assert combine(0.2, 1.0, 0.4, mpnet.model, density=at) < undiscounted

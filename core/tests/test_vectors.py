@@ -12,6 +12,7 @@ import pytest
 from pydantic import ValidationError
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout.analysis import analyzer
+from toolscout.confidence import similarity_fit
 from toolscout.embedders import EmbeddingCache
 from toolscout.index import Query
 from toolscout.toolsets import ToolSet
@@ -384,6 +385,31 @@ def test_a_denser_catalog_makes_the_same_similarity_less_confident() -> None:
     assert sparse.references[0].name == dense.references[0].name == "send_email"
     assert sparse.references[0].score == pytest.approx(dense.references[0].score)
     assert dense.confidence < sparse.confidence
+
+
+class MpnetNamedWords(WordsEmbedder):
+    """The same vectors, under the name of a model with a similarity fit of its own."""
+
+    model_id = "test/all-mpnet-base-v2"
+
+
+def test_an_index_weighs_similarities_by_its_embedders_fit() -> None:
+    tools = [
+        ToolReference("send_email", "Send an email message to a contact."),
+        ToolReference("get_weather", "Current weather for a city."),
+        ToolReference("list_files", "List the files of a folder."),
+    ]
+    found = {}
+    for embedder in (WordsEmbedder(), MpnetNamedWords()):
+        index = MemoryVectors(embedder, cache=EmbeddingCache(), mode="vector", min_confidence=0)
+        index.index_tools("s", tools)
+        found[embedder.model_id] = index.search(ToolSearchRequest("s", "email a message", 1))
+        assert index.similarity_fit == similarity_fit(embedder.model_id)
+    default, mpnet = found["test-words-32"], found["test/all-mpnet-base-v2"]
+    assert default.references[0].score == pytest.approx(mpnet.references[0].score)
+    # The same evidence: mpnet's fit has the higher intercept and reference density.
+    assert mpnet.confidence is not None and default.confidence is not None
+    assert mpnet.confidence > default.confidence
 
 
 def test_a_vector_index_searches_in_process_by_default() -> None:

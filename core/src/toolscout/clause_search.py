@@ -106,9 +106,10 @@ def add_clause_bests(
     parts = query.clauses
     if len(parts) < 2 or not hits or query.limit < 2:
         return hits, total
-    from toolscout.confidence import confidences, profile_of
+    from toolscout.confidence import SimilarityFit, confidences, profile_of
 
     profile = profile_of(toolset, analyzer)
+    trust_fit = SimilarityFit(CLAUSE_TRUST, reference_density=0.0)  # no density: unused
     page = {hit.name for hit in hits[:CLAUSE_DEPTH]}
     added: dict[str, ToolHit] = {}
     for part in parts:
@@ -119,7 +120,7 @@ def add_clause_bests(
         best = found[0]
         if best.score < min_score:
             continue
-        (trust,) = confidences(profile, clause.terms, [best.name], [best.score], CLAUSE_TRUST)
+        (trust,) = confidences(profile, clause.terms, [best.name], [best.score], trust_fit)
         if trust >= CLAUSE_CONFIDENCE:
             added[best.name] = best
     if not added:

@@ -19,7 +19,8 @@ So core computes its own evidence, from the query and the tools, after the engin
   query's words: one word a request shares with the catalog is weak evidence.
 - **Similarity** (backends whose score is a cosine similarity: lancedb, postgres in vector
   and hybrid modes). The hit's cosine similarity to the query, which an embedding model
-  keeps on one scale across catalogs far better than any lexical score.
+  keeps on one scale across catalogs far better than any lexical score. The scale is the
+  model's own, so the similarity model is fitted per embedding model (`SIMILARITY_FITS`).
 - **Density** (with similarity, where the engine measures it: `Query.density`). How near
   each of the catalog's tools comes to its nearest other tool (the median similarity;
   `SetVectors.density`), learnt at the set's first search with no labels. In
@@ -51,16 +52,20 @@ if TYPE_CHECKING:
     from toolscout.types import ToolHit, ToolReference
 
 __all__ = [
+    "DEFAULT_FIT",
     "DEFAULT_MIN_CONFIDENCE",
     "DEPTH",
+    "SIMILARITY_FITS",
     "CatalogProfile",
     "Evidence",
+    "SimilarityFit",
     "answer_confidence",
     "combine",
     "confidences",
     "evidence",
     "nearest_confidence",
     "profile_of",
+    "similarity_fit",
 ]
 
 #: Hits, best first, whose confidence the answer takes the best of: a fitting tool ranked
@@ -105,6 +110,42 @@ SIMILARITY_MODEL = (-2.909, 7.562, 1.25)
 REFERENCE_DENSITY = 0.454
 #: Similarity scores: the logit's discount per unit of density above `REFERENCE_DENSITY`.
 DENSITY_WEIGHT = 1.0
+
+
+@dataclass(frozen=True)
+class SimilarityFit:
+    """The similarity model fitted for one embedding model: `model` (intercept, x cosine
+    similarity, x coverage) and the density its fit was made at (MetaTool's catalog in that
+    model's vectors). Each model keeps its cosines on a scale of its own."""
+
+    model: tuple[float, float, float]
+    reference_density: float
+
+
+# all-mpnet-base-v2 (the sentence-transformers embedder with that model): the same
+# weights, and the intercept at which the default floor abstains on 20% of MetaTool's
+# infeasible queries, as for MiniLM (MiniLM's constants gave it 27.9% and kept 94.5% of
+# the answerable queries); its vectors make MetaTool's catalog denser (0.487).
+#: The similarity fit of each embedding model measured, by the model's name as it ends
+#: an embedder's `model_id` (`similarity_fit`).
+SIMILARITY_FITS: dict[str, SimilarityFit] = {
+    "all-minilm-l6-v2": SimilarityFit(SIMILARITY_MODEL, REFERENCE_DENSITY),
+    "all-mpnet-base-v2": SimilarityFit((-2.757, 7.562, 1.25), 0.487),
+}
+#: The fit of the default embedder (all-MiniLM-L6-v2), which any other model gets too.
+DEFAULT_FIT = SIMILARITY_FITS["all-minilm-l6-v2"]
+
+
+def similarity_fit(model_id: str | None) -> SimilarityFit:
+    """The fit for an embedder's `model_id` (`sentence-transformers/all-mpnet-base-v2`,
+    `/models/all-mpnet-base-v2`, `all-mpnet-base-v2@3f2a…:int8`): its model's own when
+    measured, else the default embedder's."""
+    if not model_id:
+        return DEFAULT_FIT
+    # The last path component (a hub id's or a directory's), less `@hash` and `:suffixes`.
+    last = model_id.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    name = last.split(":", 1)[0].split("@", 1)[0]
+    return SIMILARITY_FITS.get(name.lower(), DEFAULT_FIT)
 
 
 #: A query word no tool has, of at least this many characters, counts as found in a tool
@@ -290,13 +331,14 @@ def combine(
     *,
     corroborated: bool = False,
     density: float | None = None,
+    reference_density: float = REFERENCE_DENSITY,
 ) -> float:
     """The confidence, 0 to 1, of a hit: a logistic function of its coverage, of the share
     of the query the catalog knows and of whether the tool has two or more of the query's
     words (`corroborated`), or, when the engine scores by cosine similarity, of that
     similarity and its coverage (see the module docstring for the features), by
     `similarity_model` (intercept, x similarity, x coverage), less the catalog's `density`
-    above `REFERENCE_DENSITY` (None: not known) times `DENSITY_WEIGHT`."""
+    above the fit's `reference_density` (None: not known) times `DENSITY_WEIGHT`."""
     if similarity is None:
         bias, by_coverage, by_known, by_corroboration = KEYWORD_MODEL
         logit = bias + by_coverage * coverage + by_known * known
@@ -307,7 +349,7 @@ def combine(
         if density is not None:
             # Never raised below the reference: a sparser catalog than the fit's is not
             # evidence that a request fits.
-            logit -= DENSITY_WEIGHT * max(0.0, density - REFERENCE_DENSITY)
+            logit -= DENSITY_WEIGHT * max(0.0, density - reference_density)
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, logit))))
 
 
@@ -335,12 +377,12 @@ def confidences(
     query_terms: Sequence[str],
     names: Sequence[str],
     similarities: Sequence[float] | None = None,
-    similarity_model: tuple[float, float, float] = SIMILARITY_MODEL,
+    fit: SimilarityFit = DEFAULT_FIT,
     density: float | None = None,
 ) -> list[float]:
     """The confidence of each hit (`names`, with their cosine similarities if the engine
-    scores by similarity, weighed by `similarity_model` in a catalog of this `density`),
-    each rounded to 4 places."""
+    scores by similarity, weighed by the embedding model's `fit` in a catalog of this
+    `density`), each rounded to 4 places."""
     seen = evidence(profile, query_terms, names)
     found = []
     for at, coverage in enumerate(seen.coverages):
@@ -350,9 +392,10 @@ def confidences(
             coverage,
             seen.known,
             similarity,
-            similarity_model,
+            fit.model,
             corroborated=corroborated,
             density=density,
+            reference_density=fit.reference_density,
         )
         found.append(round(confidence, 4))
     return found
@@ -370,12 +413,14 @@ def nearest_confidence(
     nearest: float | None = None,
     allowed: Collection[str] | None = None,
     density: float | None = None,
+    fit: SimilarityFit = DEFAULT_FIT,
 ) -> float:
     """An answer's confidence from similarity scores (`hits`, best first, not empty): how
     near the catalog comes to the request, whatever the ranking put first. The cosine
     similarity of its tool nearest the query (`nearest`; else the first hits' best) and
     the coverage of its tool that covers most of the query (of those `allowed`), in a
-    catalog of this `density`, rounded to 4 places. A fusion may rank a keyword match
+    catalog of this `density`, weighed by the embedding model's `fit`, rounded to 4
+    places. A fusion may rank a keyword match
     first, and `vector` mode ranks by similarity alone; the answer's confidence is the
     same in both."""
     similarity = max(hit.score for hit in hits[:DEPTH])
@@ -383,7 +428,15 @@ def nearest_confidence(
         similarity = max(similarity, nearest)
     weighed = profile.weigh(query_terms)
     coverage = profile.best_coverage(weighed, allowed)
-    return round(combine(coverage, weighed.known, similarity, density=density), 4)
+    confidence = combine(
+        coverage,
+        weighed.known,
+        similarity,
+        fit.model,
+        density=density,
+        reference_density=fit.reference_density,
+    )
+    return round(confidence, 4)
 
 
 # Built when a set is first searched, dropped with it.

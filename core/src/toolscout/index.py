@@ -39,6 +39,7 @@ from toolscout.types import (
 )
 
 if TYPE_CHECKING:
+    from toolscout.confidence import SimilarityFit
     from toolscout.options import IndexOptions
 
 __all__ = [
@@ -399,6 +400,16 @@ class IndexChores(ABC):
         backend with other scores under such a mode overrides this."""
         return getattr(self.options, "mode", None) in ("vector", "hybrid")
 
+    @cached_property
+    def similarity_fit(self) -> SimilarityFit:
+        """How `toolscout.confidence` weighs this index's similarities: the fit for the
+        model of its `embedder` (`similarity_fit`, by `model_id`), since each embedding
+        model keeps its cosines on a scale of its own; without one, the default's."""
+        from toolscout.confidence import similarity_fit
+
+        embedder = getattr(self, "embedder", None)
+        return similarity_fit(getattr(embedder, "model_id", None))
+
     def _assess(
         self, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
     ) -> tuple[list[ToolHit], int]:
@@ -422,7 +433,8 @@ class IndexChores(ABC):
         profile = profile_of(toolset, self.analyzer, purpose=similarities is None)
         names = [hit.name for hit in engine]
         density = query.density if similarities is not None else None
-        scored = iter(confidences(profile, query.terms, names, similarities, density=density))
+        fit = self.similarity_fit
+        scored = iter(confidences(profile, query.terms, names, similarities, fit, density))
         hits = [
             ToolHit(hit.name, hit.score, hit.summary, 1.0 if hit.name in named else next(scored))
             for hit in hits
@@ -430,7 +442,7 @@ class IndexChores(ABC):
         confidence = answer_confidence([hit.confidence or 0.0 for hit in hits])
         if similarities is not None and engine:
             nearest = nearest_confidence(
-                profile, query.terms, engine, query.nearest, query.allowed, density
+                profile, query.terms, engine, query.nearest, query.allowed, density, fit
             )
             confidence = max(confidence, nearest)
         query.confidence = confidence
