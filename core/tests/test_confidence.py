@@ -13,6 +13,7 @@ from toolscout.confidence import (
     REFERENCE_DENSITY,
     SIMILARITY_FITS,
     CatalogProfile,
+    SimilarityFit,
     answer_confidence,
     combine,
     confidences,
@@ -315,7 +316,8 @@ def test_a_models_fit_weighs_its_own_scale_and_density() -> None:
     mpnet = SIMILARITY_FITS["all-mpnet-base-v2"]
     # At its own reference density the model stands as fitted: no discount yet.
     at = mpnet.reference_density
-    undiscounted = combine(0.2, 1.0, 0.4, mpnet.model)
-    assert combine(0.2, 1.0, 0.4, mpnet.model, density=at, reference_density=at) == undiscounted
+    undiscounted = combine(0.2, 1.0, 0.4, mpnet)
+    assert combine(0.2, 1.0, 0.4, mpnet, density=at) == undiscounted
     # MiniLM's reference would already discount that density.
-    assert combine(0.2, 1.0, 0.4, mpnet.model, density=at) < undiscounted
+    minilm_reference = SimilarityFit(mpnet.model, REFERENCE_DENSITY)
+    assert combine(0.2, 1.0, 0.4, minilm_reference, density=at) < undiscounted

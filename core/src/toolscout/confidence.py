@@ -327,29 +327,28 @@ def combine(
     coverage: float,
     known: float,
     similarity: float | None = None,
-    similarity_model: tuple[float, float, float] = SIMILARITY_MODEL,
+    fit: SimilarityFit = DEFAULT_FIT,
     *,
     corroborated: bool = False,
     density: float | None = None,
-    reference_density: float = REFERENCE_DENSITY,
 ) -> float:
     """The confidence, 0 to 1, of a hit: a logistic function of its coverage, of the share
     of the query the catalog knows and of whether the tool has two or more of the query's
     words (`corroborated`), or, when the engine scores by cosine similarity, of that
-    similarity and its coverage (see the module docstring for the features), by
-    `similarity_model` (intercept, x similarity, x coverage), less the catalog's `density`
-    above the fit's `reference_density` (None: not known) times `DENSITY_WEIGHT`."""
+    similarity and its coverage (see the module docstring for the features), by the
+    embedding model's `fit` (intercept, x similarity, x coverage), less the catalog's
+    `density` above the fit's reference density (None: not known) times `DENSITY_WEIGHT`."""
     if similarity is None:
         bias, by_coverage, by_known, by_corroboration = KEYWORD_MODEL
         logit = bias + by_coverage * coverage + by_known * known
         logit += by_corroboration * corroborated
     else:
-        bias, by_similarity, by_coverage = similarity_model
+        bias, by_similarity, by_coverage = fit.model
         logit = bias + by_similarity * similarity + by_coverage * coverage
         if density is not None:
             # Never raised below the reference: a sparser catalog than the fit's is not
             # evidence that a request fits.
-            logit -= DENSITY_WEIGHT * max(0.0, density - reference_density)
+            logit -= DENSITY_WEIGHT * max(0.0, density - fit.reference_density)
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, logit))))
 
 
@@ -389,13 +388,7 @@ def confidences(
         similarity = similarities[at] if similarities is not None else None
         corroborated = seen.matched[at] >= 2
         confidence = combine(
-            coverage,
-            seen.known,
-            similarity,
-            fit.model,
-            corroborated=corroborated,
-            density=density,
-            reference_density=fit.reference_density,
+            coverage, seen.known, similarity, fit, corroborated=corroborated, density=density
         )
         found.append(round(confidence, 4))
     return found
@@ -428,15 +421,7 @@ def nearest_confidence(
         similarity = max(similarity, nearest)
     weighed = profile.weigh(query_terms)
     coverage = profile.best_coverage(weighed, allowed)
-    confidence = combine(
-        coverage,
-        weighed.known,
-        similarity,
-        fit.model,
-        density=density,
-        reference_density=fit.reference_density,
-    )
-    return round(confidence, 4)
+    return round(combine(coverage, weighed.known, similarity, fit, density=density), 4)
 
 
 # Built when a set is first searched, dropped with it.
