@@ -162,6 +162,34 @@ def test_a_directory_another_process_writes_is_refused(tmp_path: Path) -> None:
     TantivyToolIndex(path=tmp_path / "ix").close()
 
 
+def test_a_directory_another_process_holds_is_never_called_incompatible(tmp_path: Path) -> None:
+    # Issue 38, 9: the "open elsewhere" error went on to say the index was written by an
+    # incompatible version and to delete the directory, which loses the other process's index.
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from toolscout_tantivy import TantivyToolIndex; "
+            f"ix = TantivyToolIndex(path={str(tmp_path / 'ix')!r}); "
+            "print('open', flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        with pytest.raises(ConfigError) as raised:
+            TantivyToolIndex(path=tmp_path / "ix")
+        message = str(raised.value)
+        assert "already open for writing by another process" in message
+        assert "incompatible" not in message and "delete" not in message, message
+    finally:
+        holder.communicate("")
+    with TantivyToolIndex(path=tmp_path / "ix") as reopened:  # the holder's index is intact
+        assert reopened.sessions() == []
+
+
 def test_a_file_path_is_refused(tmp_path: Path) -> None:
     file = tmp_path / "tools.jsonl"
     file.write_text("{}")

@@ -163,6 +163,8 @@ class TantivyToolIndex(ToolIndexBase):
         directory = prepare_directory(path, self.analyzer.signature)
         try:
             index = self._new_index(str(directory))
+        except ConfigError:
+            raise  # it says what is wrong already (the index is open elsewhere, ...)
         except ValueError as error:
             raise ConfigError(
                 f"could not open the tantivy index at {str(path)!r}: {error}; it was written "
