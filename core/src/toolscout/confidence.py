@@ -128,9 +128,16 @@ class SimilarityFit:
 # the answerable queries); its vectors make MetaTool's catalog denser (0.487).
 #: The similarity fit of each embedding model measured, by the model's name as it ends
 #: an embedder's `model_id` (`similarity_fit`).
+# l2_supercat_256 (the static embedder's wordllama word vectors, which the keyword
+# backends fuse with: `toolscout.ranking`): the same weights; its reference density is
+# MetaTool's catalog in its vectors (0.375), the intercept the one at which the default
+# floor keeps 97.5% of MetaTool's answerable queries with the regex backend (a word-vector
+# model tells paraphrases from other requests less well than MiniLM: at 20% abstention on
+# MetaTool's infeasible queries it would keep under 96%). docs/confidence.md has the figures.
 SIMILARITY_FITS: dict[str, SimilarityFit] = {
     "all-minilm-l6-v2": SimilarityFit(SIMILARITY_MODEL, REFERENCE_DENSITY),
     "all-mpnet-base-v2": SimilarityFit((-2.757, 7.562, 1.25), 0.487),
+    "l2_supercat_256": SimilarityFit((-2.6, 7.562, 1.25), 0.375),
 }
 #: The fit of the default embedder (all-MiniLM-L6-v2), which any other model gets too.
 DEFAULT_FIT = SIMILARITY_FITS["all-minilm-l6-v2"]

@@ -41,6 +41,7 @@ from toolscout.types import (
 if TYPE_CHECKING:
     from toolscout.confidence import SimilarityFit
     from toolscout.options import IndexOptions
+    from toolscout.ranking import HybridRanking
 
 __all__ = [
     "Capabilities",
@@ -267,6 +268,26 @@ class IndexChores(ABC):
         self.options = parse_options(self.name, model, options)
         self.analyzer = analyzer(stemming=self.options.stemming, stop_words=self.options.stop_words)
         self._claimed: str | None = None
+        #: A keyword engine's hybrid ranking (`toolscout.ranking`), when it has an embedder.
+        self.ranking: HybridRanking | None = None
+        if self._ranks_by_keywords():
+            from toolscout.ranking import HybridRanking, keyword_embedder
+
+            embedder = keyword_embedder(self.name, self.options)  # type: ignore[arg-type]
+            if embedder is not None:
+                self.ranking = HybridRanking(embedder, self.options)  # type: ignore[arg-type]
+                self.embedder = embedder
+
+    def _ranks_by_keywords(self) -> bool:
+        """Whether the engine ranks by keywords alone, so core's hybrid ranking may fuse
+        its hits with vectors: its options are `KeywordOptions` and not a vector
+        backend's (`toolscout.vectors.HybridOptions`, which fuses in its own search)."""
+        from toolscout.options import KeywordOptions
+        from toolscout.vectors import HybridOptions
+
+        return isinstance(self.options, KeywordOptions) and not isinstance(
+            self.options, HybridOptions
+        )
 
     @property
     def default_max_results(self) -> int:
@@ -354,7 +375,12 @@ class IndexChores(ABC):
                 session_id=request.session_id,
             )
             try:
-                hits, total = self._search_set(toolset, query)
+                if self.ranking is not None:
+                    hits, total = self.ranking.search(
+                        toolset, query, self._search_set, self.analyzer
+                    )
+                else:
+                    hits, total = self._search_set(toolset, query)
             except StaleSet:
                 continue
             hits, total = self._rank(toolset, query, hits, total)
@@ -396,8 +422,11 @@ class IndexChores(ABC):
     def scores_are_similarities(self) -> bool:
         """Whether the engine's hit scores are cosine similarities to the query, which
         `toolscout.confidence` then weighs: by default, when the index's `mode` option is
-        `vector` or `hybrid` (core's vector backends report a similarity floor there). A
-        backend with other scores under such a mode overrides this."""
+        `vector` or `hybrid` (core's vector backends report a similarity floor there), or
+        core's hybrid ranking fuses a keyword engine's hits (`ranking`). A backend with
+        other scores under such a mode overrides this."""
+        if self.ranking is not None:
+            return True
         return getattr(self.options, "mode", None) in ("vector", "hybrid")
 
     @cached_property
@@ -426,7 +455,9 @@ class IndexChores(ABC):
 
         named = set(query.named) if self.named_first else set()
         engine = [hit for hit in hits if hit.name not in named]
-        similarities = [hit.score for hit in engine] if self.scores_are_similarities else None
+        # A query matched as written (a regular expression) is scored by the engine alone.
+        by_similarity = self.scores_are_similarities and not query.exact
+        similarities = [hit.score for hit in engine] if by_similarity else None
         # Keyword scores weigh a tool's purpose (`CatalogProfile.purposes`); similarity
         # scores every word, since they have no share of the query the catalog knows to
         # vouch for a word only a parameter describes.

