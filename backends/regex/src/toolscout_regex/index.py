@@ -50,6 +50,9 @@ from toolscout_regex.query import REST_GROUP, ParsedQuery, compile_joined, parse
 
 __all__ = ["RegexOptions", "RegexToolIndex"]
 
+#: A posting list: the tools holding a term (positions in a set's `refs`) and a value each.
+Posting = tuple[Any, Any]
+
 # BM25 saturation and per-field length normalisation. Names are short and their length
 # says little, so they are barely normalised.
 _K1 = 1.2
@@ -140,15 +143,17 @@ class _Compiled:
     # syntax (`\S` casefolds to `\s`).
     texts: list[tuple[str, str, str, str]]
     joined: tuple[_Joined, _Joined, _Joined, _Joined]
-    postings: dict[str, list[tuple[int, float]]]
+    # Term → (the tools holding it, its BM25F score in each): numpy arrays, so a search adds
+    # a term's scores to every tool holding it in one operation.
+    postings: dict[str, Posting]
     vocabulary: list[str]
-    # Name term → (tool, 1 / number of distinct terms in that tool's name).
-    name_terms: dict[str, list[tuple[int, float]]]
+    # Name term → (tools, 1 / number of distinct terms in each tool's name).
+    name_terms: dict[str, Posting]
     # Tool name → its position in `refs` (for `Query.allowed`).
     docs: dict[str, int]
     # Query term → its postings merged with its prefix expansions and related words, filled
     # as queries arrive.
-    expanded: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    expanded: dict[str, Posting] = field(default_factory=dict)
     # Tool → its summary, filled as tools are returned.
     summaries: dict[int, str] = field(default_factory=dict)
 
@@ -283,9 +288,9 @@ class RegexToolIndex(ToolIndexBase):
                 _Joined.of(text[2] for text in texts),
                 _Joined.of(text[3] for text in texts),
             ),
-            postings=postings,
+            postings={term: _posting(found) for term, found in postings.items()},
             vocabulary=sorted(postings),
-            name_terms=name_terms,
+            name_terms={term: _posting(found) for term, found in name_terms.items()},
             docs={ref.name: doc for doc, ref in enumerate(refs)},
         )
 
@@ -304,19 +309,19 @@ class RegexToolIndex(ToolIndexBase):
 
         def words(part: Query) -> tuple[list[ToolHit], int]:
             scores = self._score_words(compiled, list(part.terms))
-            return _top(compiled, scores, part.limit, part.allowed)
+            return _top_array(compiled, scores, part.limit, part.allowed)
 
         if not self.options.split_query:
             return words(query)
         return search_by_clause(query, words, self.analyzer)
 
-    def _term_postings(self, compiled: _Compiled, term: str) -> list[tuple[int, float]]:
+    def _term_postings(self, compiled: _Compiled, term: str) -> Posting | None:
         """A query term's postings: its own, merged with those of the longer words it begins
-        and of its related words (`toolscout.related`), discounted."""
+        and of its related words (`toolscout.related`), discounted (a tool keeps its best)."""
         found = compiled.expanded.get(term)
         if found is not None:
             return found
-        exact = compiled.postings.get(term, [])
+        exact = compiled.postings.get(term)
         # Other words of the set that count for this one, each with its discount.
         others: list[tuple[str, float]] = []
         prefix_weight = self.options.prefix_weight
@@ -327,60 +332,60 @@ class RegexToolIndex(ToolIndexBase):
         )
         if not others:
             return exact
-        best = dict(exact)
+        import numpy as np
+
+        best = np.zeros(len(compiled.refs))
+        if exact is not None:
+            best[exact[0]] = exact[1]
         for other, discount in others:
-            for doc, score in compiled.postings[other]:
-                discounted = score * discount
-                if discounted > best.get(doc, 0.0):
-                    best[doc] = discounted
-        merged = list(best.items())
+            docs, scores = compiled.postings[other]
+            np.maximum.at(best, docs, scores * discount)
+        docs = np.flatnonzero(best)
+        merged = (docs, best[docs])
         # A plain dict shared by threads: a lost race only recomputes an entry.
         if len(compiled.expanded) >= _MAX_MEMO:
             compiled.expanded.clear()
         compiled.expanded[term] = merged
         return merged
 
-    def _score_words(self, compiled: _Compiled, terms: list[str]) -> dict[int, float]:
-        """Each matching tool's score (tools that match nothing are left out)."""
-        scores: dict[int, float] = {}
-        get = scores.get
+    def _score_words(self, compiled: _Compiled, terms: list[str]) -> Any:
+        """Each tool's score, an array by position in `refs` (0: it matches nothing)."""
+        import numpy as np
+
+        count = len(compiled.refs)
+        scores = np.zeros(count)
         if len(terms) > _MAX_QUERY_TERMS:
             # A pasted document as a query: its rarest words say the most, and the cap keeps
             # the search fast.
             postings = compiled.postings
-            absent = len(compiled.refs) + 1
-            terms.sort(key=lambda term: len(postings[term]) if term in postings else absent)
+            absent = count + 1
+            terms.sort(key=lambda term: len(postings[term][0]) if term in postings else absent)
             del terms[_MAX_QUERY_TERMS:]
         # How many of the query's known terms each tool contains (for `query_coverage`).
-        matched: dict[int, int] = {}
+        matched = np.zeros(count, dtype=np.intp)
         known = 0
         for term in terms:
             found = self._term_postings(compiled, term)
-            if not found:
+            if found is None or not len(found[0]):
                 continue
             known += 1
-            if not scores:
-                # The first matching term's postings, copied in C (0.0 + score is score).
-                scores = dict(found)
-                get = scores.get
-                matched = dict.fromkeys(scores, 1)
-                continue
-            for doc, score in found:
-                scores[doc] = get(doc, 0.0) + score
-                matched[doc] = matched.get(doc, 0) + 1
+            docs, term_scores = found
+            scores[docs] += term_scores
+            matched[docs] += 1
         power = self.options.query_coverage
         if power > 0.0 and known > 1:
             # Core's coverage rule (`toolscout.coverage`), from the counts at hand: a tool
             # that has most of what was asked beats one that has a rare word many times.
-            for doc, count in matched.items():
-                scores[doc] *= (count / known) ** power
+            hit = matched > 0
+            scores[hit] *= (matched[hit] / known) ** power
         coverage = self.options.name_coverage_weight
         if coverage > 0.0:
             # Tools whose name the query spells out in full ("magnetic field" for
             # calculate_magnetic_field) beat tools that merely share a frequent word.
             for term in terms:
-                for doc, share in compiled.name_terms.get(term, ()):
-                    scores[doc] = get(doc, 0.0) + coverage * share
+                named = compiled.name_terms.get(term)
+                if named is not None:
+                    scores[named[0]] += coverage * named[1]
         return scores
 
     def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> dict[int, float]:
@@ -513,6 +518,45 @@ def _top(
         ToolHit(refs[doc].name, round(scores[doc], 6), compiled.summary(doc))
         for doc in candidates[:limit]
     ], total
+
+
+def _top_array(
+    compiled: _Compiled, scores: Any, limit: int, allowed: frozenset[str] | None
+) -> tuple[list[ToolHit], int]:
+    """`_top` for scores held in an array by tool position (0: no match)."""
+    import numpy as np
+
+    if allowed is not None:
+        rows = [compiled.docs[name] for name in allowed if name in compiled.docs]
+        kept = np.zeros_like(scores)
+        kept[rows] = scores[rows]
+        scores = kept
+    docs = np.flatnonzero(scores)
+    total = len(docs)
+    if total == 0 or limit < 1:
+        return [], total
+    values = scores[docs]
+    if total > limit:
+        # The limit-th best score; every tool scoring as much is ranked by name.
+        threshold = np.partition(values, total - limit)[total - limit]
+        keep = values >= threshold
+        docs, values = docs[keep], values[keep]
+    refs = compiled.refs
+    ranked = sorted(
+        zip(values.tolist(), docs.tolist()), key=lambda hit: (-hit[0], refs[hit[1]].name)
+    )
+    return [
+        ToolHit(refs[doc].name, round(score, 6), compiled.summary(doc))
+        for score, doc in ranked[:limit]
+    ], total
+
+
+def _posting(found: list[tuple[int, float]]) -> Posting:
+    """A posting list as (tool positions, values) arrays."""
+    import numpy as np
+
+    docs, values = zip(*found)
+    return np.array(docs, dtype=np.intp), np.array(values, dtype=np.float64)
 
 
 def _expansions(vocabulary: list[str], prefix: str) -> Iterable[str]:
