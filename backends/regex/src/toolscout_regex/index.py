@@ -543,7 +543,8 @@ def _top_array(
         docs, values = docs[keep], values[keep]
     refs = compiled.refs
     ranked = sorted(
-        zip(values.tolist(), docs.tolist()), key=lambda hit: (-hit[0], refs[hit[1]].name)
+        zip(values.tolist(), docs.tolist(), strict=True),
+        key=lambda hit: (-hit[0], refs[hit[1]].name),
     )
     return [
         ToolHit(refs[doc].name, round(score, 6), compiled.summary(doc))
@@ -555,7 +556,7 @@ def _posting(found: list[tuple[int, float]]) -> Posting:
     """A posting list as (tool positions, values) arrays."""
     import numpy as np
 
-    docs, values = zip(*found)
+    docs, values = zip(*found, strict=True)
     return np.array(docs, dtype=np.intp), np.array(values, dtype=np.float64)
 
 
