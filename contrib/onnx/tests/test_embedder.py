@@ -17,11 +17,11 @@ import onnx
 import pytest
 from toolscout import ConfigError
 from toolscout.embedders import Embedder, EmbeddingCache, load_embedder
+from toolscout.safetensors import read_safetensors
 from toolscout_onnx import DEFAULT_MODEL, OnnxEmbedder, find_model
 from toolscout_onnx import sources as sources_module
 from toolscout_onnx.build import built_model, content_digest, models_dir
 from toolscout_onnx.graph import build_bert_graph
-from toolscout_onnx.safetensors import read_safetensors
 
 TEXTS = [
     "send a message to a slack channel",

@@ -10,8 +10,8 @@ import onnxruntime as ort
 import pytest
 from tiny_bert import CONFIG, forward, pool, random_weights, write_safetensors
 from toolscout import ConfigError
+from toolscout.safetensors import read_safetensors
 from toolscout_onnx.graph import OUTPUT, TOKENS, build_bert_graph
-from toolscout_onnx.safetensors import read_safetensors
 
 IDS = np.array([[2, 17, 33, 5, 9, 3], [2, 41, 3, 0, 0, 0]], dtype=np.int64)
 MASK = np.array([[1, 1, 1, 1, 1, 1], [1, 1, 1, 0, 0, 0]], dtype=np.int64)
@@ -124,3 +124,13 @@ def test_a_file_that_is_not_safetensors_is_a_config_error(tmp_path: Path) -> Non
     (tmp_path / "model.safetensors").write_bytes(b"\xff" * 64)
     with pytest.raises(ConfigError, match="not a readable safetensors file"):
         read_safetensors(tmp_path / "model.safetensors")
+
+
+def test_a_truncated_safetensors_file_is_a_config_error(tmp_path: Path) -> None:
+    """A partial copy: the header promises more data than the file holds."""
+    write_safetensors(tmp_path / "model.safetensors", random_weights(CONFIG))
+    data = (tmp_path / "model.safetensors").read_bytes()
+    for keep in (4, 20, len(data) // 2, len(data) - 1):
+        (tmp_path / "cut.safetensors").write_bytes(data[:keep])
+        with pytest.raises(ConfigError, match=r"cut\.safetensors"):
+            read_safetensors(tmp_path / "cut.safetensors")

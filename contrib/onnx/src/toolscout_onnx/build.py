@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from toolscout import ConfigError
 from toolscout.embedders import cache_root
+from toolscout.safetensors import read_safetensors
 
 from toolscout_onnx.graph import GRAPH_VERSION, build_bert_graph
-from toolscout_onnx.safetensors import read_safetensors
 from toolscout_onnx.sources import ModelFiles
 
 if TYPE_CHECKING:
