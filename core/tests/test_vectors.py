@@ -16,12 +16,12 @@ from toolscout.confidence import similarity_fit
 from toolscout.embedders import EmbeddingCache
 from toolscout.index import Query
 from toolscout.toolsets import ToolSet
+from toolscout.vector_index import VectorIndexBase
 from toolscout.vectors import (
     DENSITY_SAMPLE,
     HybridOptions,
     SetTerms,
     SetVectors,
-    VectorIndexBase,
     embedding_text,
     fuse,
     name_match,

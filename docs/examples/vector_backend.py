@@ -17,7 +17,8 @@ import numpy as np
 from toolscout import Capabilities, ToolReference
 from toolscout.index import Query
 from toolscout.toolsets import ToolSet
-from toolscout.vectors import Candidates, VectorIndexBase, embedding_text
+from toolscout.vector_index import VectorIndexBase
+from toolscout.vectors import Candidates, embedding_text
 
 
 class SQLiteVectorIndex(VectorIndexBase):

@@ -30,6 +30,7 @@ from toolscout.types import ToolHit, ToolReference, ToolSearchRequest, ToolSearc
 if TYPE_CHECKING:
     from toolscout.cache_files import use_wal
     from toolscout.options import IndexOptions, PersistentOptions
+    from toolscout.vector_index import VectorIndexBase
 
 __all__ = [
     "Capabilities",
@@ -51,6 +52,7 @@ __all__ = [
     "ToolSearchResponse",
     "ToolSet",
     "ToolscoutError",
+    "VectorIndexBase",
     "check_session_id",
     "definition_key",
     "hookimpl",
@@ -66,5 +68,6 @@ __getattr__ = lazy_attributes(
         "IndexOptions": "toolscout.options",
         "PersistentOptions": "toolscout.options",
         "use_wal": "toolscout.cache_files",
+        "VectorIndexBase": "toolscout.vector_index",
     },
 )

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from toolscout.analysis import Analyzer
-from toolscout.index import Query
+from toolscout.query import Query
 from toolscout.types import ToolHit
 
 if TYPE_CHECKING:

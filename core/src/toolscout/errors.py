@@ -2,14 +2,52 @@
 
 from __future__ import annotations
 
+import reprlib
+from collections.abc import Sized
+
 __all__ = [
+    "QUOTE_LENGTH",
     "CatalogError",
     "ConfigError",
     "PluginLoadError",
     "ToolscoutError",
     "UnknownBackendError",
     "UnknownEmbedderError",
+    "quote_value",
 ]
+
+#: About how many characters of a value a message quotes (`quote_value`).
+QUOTE_LENGTH = 100
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxdict = _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxfrozenset = 10
+_REPR.maxstring = _REPR.maxother = QUOTE_LENGTH
+_REPR.maxlong = 40
+
+
+def quote_value(value: object, limit: int = QUOTE_LENGTH) -> str:
+    """`value` as a message quotes it: its repr when short, else its first `limit` or so
+    characters and its length (`'xxxx…' (1,000,000 characters)`), so that a message never
+    grows with what a client or a model sent."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    try:
+        text = _REPR.repr(value)
+    except ValueError:  # an int with more digits than str() converts
+        text = f"<{type(value).__name__}>"
+    size = ""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sized):
+        if len(text) > limit:
+            size = f" ({len(text):,} characters)"
+    elif len(value) > 10 or len(text) > limit:
+        count = len(value)
+        size = f" ({type(value).__name__} of {count:,} item{'' if count == 1 else 's'})"
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return text + size
 
 
 class ToolscoutError(Exception):

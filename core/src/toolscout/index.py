@@ -23,10 +23,11 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from toolscout.analysis import Analyzer, analyzer, clauses, name_candidates
+from toolscout.analysis import analyzer, name_candidates
 from toolscout.confidence import DEPTH as CONFIDENCE_DEPTH
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.filters import matches
+from toolscout.query import Query
 from toolscout.toolsets import SessionLedger, StoredState, ToolSet
 from toolscout.types import (
     MAX_SESSION_ID_LENGTH,
@@ -150,58 +151,6 @@ def check_names(names: object) -> list[str]:
     return checked
 
 
-class Query:
-    """A search as the engine receives it: the text, its analysed terms, and what core
-    already resolved (the tools the query names, the names a metadata filter lets through).
-
-    `terms` is computed on first use, so an engine that does not need it pays nothing.
-    """
-
-    __slots__ = ("__dict__", "_analyzer", "allowed", "limit", "named", "session_id", "text")
-
-    def __init__(
-        self,
-        text: str,
-        limit: int,
-        *,
-        analyzer: Analyzer,
-        named: Sequence[str] = (),
-        allowed: frozenset[str] | None = None,
-        session_id: str = "",
-    ) -> None:
-        self.text = text
-        self.limit = limit
-        self.named = tuple(named)
-        self.allowed = allowed
-        #: The answer's confidence once core has ranked (`ToolIndexBase._assess`).
-        self.confidence: float | None = None
-        #: The cosine similarity of the catalog's tool nearest the query, set by an engine
-        #: that fuses vector candidates with others (`toolscout.vectors.fuse`): the answer's
-        #: confidence weighs it wherever the fusion ranked that tool.
-        self.nearest: float | None = None
-        #: How alike the set's tools are (`toolscout.vectors.SetVectors.density`), set by
-        #: an engine that measures it: similarity confidence discounts a dense set's.
-        self.density: float | None = None
-        #: Set by an engine that matched the query as written (a regular expression), not
-        #: by its words: core then keeps the answer whatever its confidence.
-        self.exact = False
-        #: The session searched: a shared store checks in the same statement that it still
-        #: holds the set core resolved (an in-process engine needs only the set).
-        self.session_id = session_id
-        self._analyzer = analyzer
-
-    @cached_property
-    def terms(self) -> tuple[str, ...]:
-        """The query's terms, by the index's analyzer, in order, without repeats."""
-        return tuple(dict.fromkeys(self._analyzer.query_terms(self.text)))
-
-    @cached_property
-    def clauses(self) -> list[str]:
-        """The steps of a query that asks for several things, in order
-        (`toolscout.analysis.clauses`; fewer than two: the query is one step)."""
-        return clauses(self.text)
-
-
 # Persistent stores opened by this process: a second index object on the same path would
 # keep its own idea of the sessions there, so it is refused (see `_claim_path`).
 _open_paths: dict[str, weakref.ref[IndexChores]] = {}
@@ -245,6 +194,8 @@ class IndexChores(ABC):
     #: The backend's options model; None takes `IndexOptions` (pydantic is imported only
     #: when an index is built, so `import toolscout` stays light).
     Options: ClassVar[type[IndexOptions] | None] = None
+    #: Core's bases validate their options themselves (`load_index` leaves it to them).
+    validates_options: ClassVar[bool] = True
     #: Whether tools the query names outright rank first. Every backend keeps it; a
     #: reference implementation of someone else's method (benchmarks) turns it off.
     named_first: ClassVar[bool] = True
@@ -280,14 +231,12 @@ class IndexChores(ABC):
 
     def _ranks_by_keywords(self) -> bool:
         """Whether the engine ranks by keywords alone, so core's hybrid ranking may fuse
-        its hits with vectors: its options are `KeywordOptions` and not a vector
-        backend's (`toolscout.vectors.HybridOptions`, which fuses in its own search)."""
+        its hits with vectors: its options are `KeywordOptions` with no `mode` (a backend
+        with modes, as `toolscout.vectors.HybridOptions` has, fuses in its own search)."""
         from toolscout.options import KeywordOptions
-        from toolscout.vectors import HybridOptions
 
-        return isinstance(self.options, KeywordOptions) and not isinstance(
-            self.options, HybridOptions
-        )
+        options = self.options
+        return isinstance(options, KeywordOptions) and "mode" not in type(options).model_fields
 
     @property
     def default_max_results(self) -> int:
@@ -376,9 +325,7 @@ class IndexChores(ABC):
             )
             try:
                 if self.ranking is not None:
-                    hits, total = self.ranking.search(
-                        toolset, query, self._search_set, self.analyzer
-                    )
+                    hits, total = self.ranking.search(toolset, query, self._search_set)
                 else:
                     hits, total = self._search_set(toolset, query)
             except StaleSet:

@@ -9,7 +9,6 @@ from pydantic import BaseModel, ValidationError
 
 from toolscout.config import Settings, format_validation_error, load_settings
 from toolscout.errors import ConfigError
-from toolscout.index import IndexChores
 from toolscout.plugins import Registered, registry
 
 __all__ = ["build", "load_index"]
@@ -20,7 +19,9 @@ def build(entry: Registered, options: dict[str, Any], kind: str = "backend") -> 
     by core's base classes for an index (they own the option vocabulary), here otherwise."""
     cls = entry.cls
     model: type[BaseModel] | None = getattr(cls, "Options", None)
-    if model is not None and not (isinstance(cls, type) and issubclass(cls, IndexChores)):
+    # Not imported from toolscout.index: core's bases build their hybrid ranking through
+    # here (`toolscout.ranking`), and the modules would import each other.
+    if model is not None and getattr(cls, "validates_options", False) is not True:
         try:
             validated = model.model_validate(options)
         except ValidationError as error:

@@ -21,7 +21,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolscout.errors import ConfigError
 from toolscout.toolsets import PerSet
@@ -29,8 +29,8 @@ from toolscout.types import ToolHit
 
 if TYPE_CHECKING:
     from toolscout.embedders import Embedder, EmbeddingCache
-    from toolscout.index import Query
     from toolscout.options import KeywordOptions
+    from toolscout.query import Query
     from toolscout.toolsets import ToolSet
     from toolscout.vectors import SetVectors
 
@@ -131,25 +131,17 @@ class HybridRanking:
         return self._vectors.get(toolset, build)
 
     def search(
-        self, toolset: ToolSet, query: Query, keyword_search: Search, analyzer: Any
+        self, toolset: ToolSet, query: Query, keyword_search: Search
     ) -> tuple[list[ToolHit], int]:
         """The engine's keyword candidates (`keyword_search`, asked for `candidates` hits)
         and the set's nearest tools to the query's vectors (the whole query's and, with
         `split_query`, each clause's), fused (`fuse_by_rank`). A query the engine matched
         as written (`query.exact`, a regular expression) keeps the engine's answer."""
         from toolscout.embedders import query_vectors
-        from toolscout.index import Query as EngineQuery
 
         options = self.options
         wanted = max(query.limit, options.candidates)
-        candidates = EngineQuery(
-            query.text,
-            wanted,
-            analyzer=analyzer,
-            named=query.named,
-            allowed=query.allowed,
-            session_id=query.session_id,
-        )
+        candidates = query.with_limit(wanted)
         keyword_hits, keyword_total = keyword_search(toolset, candidates)
         if candidates.exact:
             query.exact = True

@@ -23,7 +23,7 @@ for a quarter of the table to be new.
 Vectors come from `toolscout.embedders.shared_cache()`: a tool text is embedded once per
 model, however many sets (or index instances) hold it.
 
-LanceDB is the store; a search is core's (`toolscout.vectors.VectorIndexBase`): it embeds
+LanceDB is the store; a search is core's (`toolscout.vector_index.VectorIndexBase`): it embeds
 the query, takes the set's nearest tools by one matrix product over its vectors and its
 best BM25 hits over core's analysed terms, both built in this process on the set's first
 search, and fuses them. A set above `in_process_limit` tools is searched by LanceDB's
@@ -47,11 +47,11 @@ from toolscout.embedders import Embedder, EmbeddingCache
 from toolscout.index import Query
 from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolSearchRequest, ToolSearchResponse
+from toolscout.vector_index import VectorIndexBase
 from toolscout.vectors import (
     DENSITY_NEIGHBOURS,
     Candidates,
     SetVectors,
-    VectorIndexBase,
     density_of_neighbours,
     density_sample,
     embedding_text,
