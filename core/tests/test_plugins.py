@@ -176,7 +176,8 @@ def test_every_first_party_plugin_has_an_install_hint_with_its_folder(name: str)
     hint = install_hint(name)
     assert hint is not None
     assert "pip install ./core " in hint
-    assert f" ./{FIRST_PARTY_FOLDERS[name]} (" in hint or f" ./{FIRST_PARTY_FOLDERS[name]} && " in hint
+    folder = f" ./{FIRST_PARTY_FOLDERS[name]}"
+    assert f"{folder} (" in hint or f"{folder} && " in hint
     assert f"pip install {FIRST_PARTY[name]} from a package index" in hint
 
 
