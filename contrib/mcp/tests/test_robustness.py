@@ -16,6 +16,7 @@ the behaviour it pins down:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -34,14 +35,15 @@ import httpx2
 import mcp.types as types
 import pytest
 from conftest import UPSTREAMS, entry, error_lines, free_port, wait_for_port, write_config
-from mcp import ClientSession
+from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from stored_backend import stored_sessions
-from test_gateway import Notifications, gateway, payload, text
+from test_gateway import Notifications, gateway, gateway_command, payload, text
 from toolscout.cli import main
 from toolscout.errors import ConfigError
 from toolscout.testing import ReferenceToolIndex
 from toolscout.types import MAX_QUERY_LENGTH, ToolReference
+from toolscout.wire_names import is_wire_safe, wire_names
 from toolscout_mcp.hub import McpToolHub
 from toolscout_mcp.servers import parse_servers
 from toolscout_mcp.upstream import RestartPolicy, ServerUnavailable
@@ -738,3 +740,270 @@ async def test_progressive_list_changed_reaches_http_clients(tmp_path: Path) -> 
             direct = await session.call_tool("echo_back", {"text": "over HTTP"})
             assert text(direct) == "over HTTP"
     assert notifications.tool_list_changed >= 5
+
+
+# --- issue 38: the permission layer, and answers that grow with their input ----------------
+
+PRINCIPAL_TOKEN = "principal-token-0123456789abcdef"
+
+
+def sha256_hex(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def write_team(path: Path, servers: dict[str, Any], principals: dict[str, Any]) -> Path:
+    path.write_text(json.dumps({"mcpServers": servers, "principals": principals}), "utf-8")
+    return path
+
+
+@asynccontextmanager
+async def stdio_gateway(
+    config: Path, *extra: str, env: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """The gateway over stdio with `env` added to this process's environment."""
+    environ = {**os.environ, **(env or {})}
+    params = StdioServerParameters(
+        command=sys.executable, args=gateway_command(config, *extra), env=environ
+    )
+    async with (
+        stdio_client(params) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        with anyio.fail_after(120):
+            await session.initialize()
+        yield session
+
+
+async def test_a_deny_pattern_that_spells_a_tools_exact_name_denies_it(tmp_path: Path) -> None:
+    """Issue 38, 1: `pub/get[1]` is a glob matching `get1` only, so the tool `get[1]` stayed
+    visible and callable (`ledger entry k`) to a principal denied it."""
+    config = write_team(
+        tmp_path / "servers.json",
+        {"pub": entry("oddnames")},
+        {"p": {"tokenSha256": sha256_hex(PRINCIPAL_TOKEN), "allow": ["*"], "deny": ["pub/get[1]"]}},
+    )
+    async with stdio_gateway(config, "--principal", "p") as session:
+        assert "ping_service" in await found(session, "ping the service")
+        data = payload(
+            await session.call_tool(
+                "search_tools", {"query": "read one ledger entry by its key", "max_results": 10}
+            )
+        )
+        assert not [tool for tool in data["tools"] if "ledger" in tool["summary"]], data
+        for name in ("get[1]", "get_1_", "pub__get[1]", "pub__get_1_"):
+            refused = await call(session, name, k="k")
+            assert refused.is_error, name
+            assert text(refused) == f"unknown tool {name!r}; use search_tools to find tool names"
+
+
+def test_a_pattern_that_matches_nothing_at_start_up_is_a_warning_naming_it(tmp_path: Path) -> None:
+    """Issue 38, 1: a pattern that matches no tool (a typo, or a glob that never matches the
+    name it spells) started without a word."""
+    config = write_team(
+        tmp_path / "servers.json",
+        {"pub": entry("oddnames")},
+        {
+            "p": {
+                "tokenEnv": "ISSUE38_TOKEN",
+                "allow": ["*", "pub/nothing_*"],
+                "deny": ["pub/get[1]", "tag:no-such-tag", "ghost", "ghost/*"],
+            }
+        },
+    )
+    args = ["mcp", "serve", "--config", str(config)]
+    with http_gateway(*args, env={"ISSUE38_TOKEN": PRINCIPAL_TOKEN}) as served:
+        log = "".join(served.log)
+    warnings = [line for line in log.splitlines() if " matches no " in line]
+    named = {re.search(r"pattern '([^']*)'", line).group(1) for line in warnings}  # type: ignore[union-attr]
+    assert named == {"pub/nothing_*", "tag:no-such-tag", "ghost", "ghost/*"}, log
+    assert all("principal 'p'" in line for line in warnings)
+    assert PRINCIPAL_TOKEN not in log
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "mcp.md").read_text("utf-8")
+    assert "glob syntax" in docs and "[!" in docs and "exact name" in docs
+
+
+async def test_a_denied_tool_of_a_server_that_is_down_stays_unknown(tmp_path: Path) -> None:
+    """Issue 38, 2: a down server's tools were judged on the server's tags alone, so a tool
+    denied by its `toolTags` answered `unknown tool` while its server was up and `MCP server
+    'crashy' is unavailable` once it was down, unlike a made-up name."""
+    config = write_team(
+        tmp_path / "servers.json",
+        {"crashy": entry("crashy", toolTags={"echo_*": ["secret"]}), "chat": entry("chat")},
+        {
+            "p": {
+                "tokenSha256": sha256_hex(PRINCIPAL_TOKEN),
+                "allow": ["*"],
+                "deny": ["tag:secret"],
+            }
+        },
+    )
+    names = ("echo_back", "crashy__echo_back", "made_up_tool")
+    async with stdio_gateway(config, "--principal", "p", "--no-restart") as session:
+        up = {name: text(await call(session, name, text="x")) for name in names}
+        crashed = await call(session, "crash_now")
+        assert "MCP server 'crashy' is unavailable" in text(crashed)
+        down = {name: text(await call(session, name, text="x")) for name in names}
+        assert text(await call(session, "list_channels")) != ""  # still serving
+    for answers in (up, down):
+        made_up = answers["made_up_tool"]
+        assert made_up.startswith("unknown tool 'made_up_tool'")
+        for name in names[:2]:
+            assert answers[name] == made_up.replace("made_up_tool", name), answers
+    assert "unavailable" not in down["echo_back"].split(";")[1]
+
+
+def test_a_token_hash_of_the_empty_string_is_refused_at_start_up(tmp_path: Path) -> None:
+    """Issue 38, 3: `tokenSha256` of "" (what the documented hash command prints when
+    `$TOKEN` is unset) started without a word, and `Authorization: Bearer ` logged in."""
+    config = write_team(
+        tmp_path / "servers.json",
+        {"chat": entry("chat")},
+        {"p": {"tokenSha256": hashlib.sha256(b"").hexdigest(), "allow": ["*"]}},
+    )
+    # A process of its own: before the fix it started serving, and would never return.
+    command = [sys.executable, "-m", "toolscout.cli", "mcp", "serve", "--config", str(config)]
+    try:
+        done = subprocess.run(
+            [*command, "--transport", "http", "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the gateway started with the SHA-256 of an empty token") from None
+    lines = error_lines(done.stderr)
+    assert done.returncode == 2 and len(lines) == 1, lines
+    assert "principal 'p': tokenSha256 is the SHA-256 of an empty token" in lines[0]
+    assert "hash the principal's token" in lines[0]
+
+
+async def test_empty_bearer_credentials_are_refused_before_any_comparison() -> None:
+    """Issue 38, 3: the middleware compared the digest of empty credentials with each
+    principal's, so a principal whose token hashed like "" was logged in by `Bearer `."""
+    from toolscout_mcp.access import AccessPolicy, Principal, _Pattern
+    from toolscout_mcp.gateway import BearerAuth
+
+    reached: list[object] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope.get("toolscout.principal"))
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    empty = Principal("p", (_Pattern("*"),), (), hashlib.sha256(b"").digest())
+    token = BearerAuth(app, PRINCIPAL_TOKEN)
+    for middleware in (BearerAuth(app, access=AccessPolicy([empty])), token):
+        for header in (b"Bearer ", b"Bearer", b"Bearer    ", b"bearer \t"):
+            sent: list[dict[str, Any]] = []
+
+            async def send(message: dict[str, Any], sent: list[dict[str, Any]] = sent) -> None:
+                sent.append(message)
+
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            scope = {"type": "http", "headers": [(b"authorization", header)]}
+            await middleware(scope, receive, send)
+            assert sent[0]["status"] == 401, (header, sent)
+    assert reached == []
+
+
+def wire_expected() -> dict[str, str]:
+    from upstreams import ODD_NAMES
+
+    return {name: wire_names([name]).get(name, name) for name in ODD_NAMES}
+
+
+async def test_tools_are_listed_under_names_model_apis_accept_and_calls_reach_them(
+    tmp_path: Path,
+) -> None:
+    """Issue 38, 4: `get[1]`, `send mail`, `café_menu` and a 77-character name were listed as
+    they are, and a client forwarding its tool list to a model API failed whole."""
+    from upstreams import ODD_NAMES
+
+    expected = wire_expected()
+    assert expected["get[1]"] == "get_1_" and expected["send mail"] == "send_mail"
+    config = write_config(tmp_path / "servers.json", {"pub": entry("oddnames")})
+    async with gateway(config, "--progressive") as session:
+        shown: list[str] = []
+        for description in ODD_NAMES.values():
+            shown += await found(session, description, max_results=1)
+        assert set(shown) == set(expected.values())
+        listed = [tool.name for tool in (await session.list_tools()).tools]
+        assert set(listed) == {"search_tools", "call_tool", *expected.values()}
+        assert all(is_wire_safe(name) for name in listed), listed
+        assert text(await session.call_tool("get_1_", {"k": "k"})) == "ledger entry k"
+        assert text(await call(session, "get_1_", k="k")) == "ledger entry k"
+        assert text(await call(session, "pub__get_1_", k="k")) == "ledger entry k"
+        for name, wire in expected.items():
+            if name != "get[1]":
+                assert text(await call(session, wire)) == f"{name} ran"
+
+
+def test_mcp_tools_reports_tools_renamed_for_model_apis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38, 4: the renaming is reported beside the other collisions."""
+    config = write_config(tmp_path / "servers.json", {"pub": entry("oddnames")})
+    assert main(["mcp", "tools", "--config", str(config), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    renamed = {c["tool"]: c["name"] for c in data["collisions"] if c["server"] == "pub"}
+    assert renamed == {k: v for k, v in wire_expected().items() if k != v}
+    assert main(["mcp", "tools", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "renamed or left out:" in out
+    assert "pub: 'get[1]' is not a name model APIs accept" in out and "named 'get_1_'" in out
+
+
+async def test_over_stdio_only_the_chosen_principals_token_setting_matters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38, 5: `--principal ops` over stdio refused to start unless every principal's
+    token variable was set, although stdio checks no token."""
+    config = write_team(
+        tmp_path / "servers.json",
+        {"chat": entry("chat")},
+        {
+            "ops": {"tokenEnv": "ISSUE38_TOKEN_OPS", "allow": ["*"]},
+            "dev": {"tokenEnv": "ISSUE38_TOKEN_DEV", "allow": ["chat/list_*"]},
+        },
+    )
+    monkeypatch.delenv("ISSUE38_TOKEN_DEV", raising=False)
+    monkeypatch.delenv("ISSUE38_TOKEN_OPS", raising=False)
+    async with stdio_gateway(
+        config, "--principal", "ops", env={"ISSUE38_TOKEN_OPS": PRINCIPAL_TOKEN}
+    ) as session:
+        assert "send_message" in await found(session, "send a chat message")
+    # The chosen principal's own setting is still checked.
+    status = main(["mcp", "serve", "--config", str(config), "--principal", "dev"])
+    lines = error_lines(capsys.readouterr().err)
+    assert status == 2 and len(lines) == 1 and "ISSUE38_TOKEN_DEV" in lines[0], lines
+
+
+async def test_no_gateway_error_grows_with_the_clients_input(tmp_path: Path) -> None:
+    """Issue 38, 6: every tool error quoted the client's input whole (a 1 MB name came back
+    as a 1,000,050-character error, to the model)."""
+    huge = "x" * 1_000_000
+    config = write_config(tmp_path / "servers.json", {"chat": entry("chat")})
+    probes: list[tuple[str, dict[str, Any]]] = [
+        ("call_tool", {"name": huge}),
+        ("call_tool", {"name": "chat__" + huge}),
+        ("call_tool", {"name": "list_channels", "arguments": huge}),
+        ("call_tool", {"name": "list_channels", "arguments": list(range(100_000))}),
+        ("call_tool", {"name": "list_channels", huge: 1}),
+        ("call_tool", {"name": "send_message", "arguments": {"channel": [1] * 100_000}}),
+        ("search_tools", {"query": "send", "server": huge}),
+        ("search_tools", {"query": "send", "server": list(range(100_000))}),
+        ("search_tools", {"query": "send", "max_results": huge}),
+        ("search_tools", {"query": "send", huge: 1}),
+        ("search_tools", {"query": huge}),
+        (huge, {}),
+    ]
+    async with gateway(config) as session:
+        for tool, arguments in probes:
+            result = await session.call_tool(tool, arguments)
+            assert result.is_error, (tool[:20], list(arguments)[:3])
+            answer = text(result)
+            assert len(answer) < 600, (tool[:20], answer[:300], len(answer))
+            assert re.search(r"\d{3},\d{3} (characters|items)", answer), answer
+        assert "general" in text(await call(session, "list_channels"))  # still serving

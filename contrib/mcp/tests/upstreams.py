@@ -200,6 +200,49 @@ def deep(depth: int = 100) -> None:
     anyio.run(serve)
 
 
+#: The `oddnames` server's tools: names MCP allows a server to send (the SDK's server only
+#: warns) but no model API accepts, and one ordinary tool.
+ODD_NAMES = {
+    "get[1]": "Read one ledger entry by its key.",
+    "send mail": "Send an electronic mail to a recipient.",
+    "café_menu": "Show the menu of the café.",
+    "lookup_" + "x" * 70: "Look up a record in the archive by its identifier.",
+    "ping_service": "Ping the service and report it is alive.",
+}
+
+
+def odd_names() -> None:
+    """A server whose tool names are not wire-safe (brackets, a space, non-ASCII, long)."""
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+    from mcp.server.stdio import stdio_server
+
+    tools = [
+        types.Tool(
+            name=name,
+            description=description,
+            input_schema={"type": "object", "properties": {"k": {"type": "string"}}},
+        )
+        for name, description in ODD_NAMES.items()
+    ]
+
+    async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
+        key = (params.arguments or {}).get("k", "")
+        answer = "ledger entry " + str(key) if params.name == "get[1]" else f"{params.name} ran"
+        return types.CallToolResult(content=[types.TextContent(type="text", text=answer)])
+
+    server = Server("oddnames", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
 def never_ready() -> None:
     # Holds stdin open and never answers the handshake.
     time.sleep(120)
@@ -219,7 +262,7 @@ KINDS = {
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=[*KINDS, "never_ready", "deep"])
+    parser.add_argument("kind", choices=[*KINDS, "never_ready", "deep", "oddnames"])
     parser.add_argument("--http", type=int, metavar="PORT")
     parser.add_argument("--depth", type=int, default=100, help="deep: schema nesting")
     args = parser.parse_args()
@@ -227,6 +270,8 @@ if __name__ == "__main__":
         never_ready()
     elif args.kind == "deep":
         deep(args.depth)
+    elif args.kind == "oddnames":
+        odd_names()
     elif args.http is not None:
         KINDS[args.kind]().run("streamable-http", host="127.0.0.1", port=args.http)
     else:

@@ -20,6 +20,11 @@ as the hex SHA-256 of the token (`tokenSha256`), so the file itself holds no sec
 
 A principal sees a tool when some `allow` pattern matches it and no `deny` pattern does;
 what it does not see, it cannot find, list, call, or learn of from an error message.
+
+Globs are `fnmatch`'s, case-sensitive: `*` any run of characters, `?` one character,
+`[abc]` one of the characters, `[!abc]` any other. A glob that is exactly a name matches
+that name first, whatever it holds: `pub/get[1]` denies the tool `get[1]` (and, as a glob,
+`get1`), so a deny pattern copied from a tool's name never fails open.
 """
 
 from __future__ import annotations
@@ -60,19 +65,28 @@ _PRINCIPAL_KEYS = ("allow", "deny", "tokenEnv", "tokenSha256")
 
 
 def _glob(pattern: str, name: str) -> bool:
-    return fnmatch.fnmatchcase(name, pattern)
+    """Whether `name` matches the glob `pattern`; a pattern that spells the name exactly
+    matches it before glob semantics (`get[1]` matches the tool `get[1]`, not only `get1`)."""
+    return pattern == name or fnmatch.fnmatchcase(name, pattern)
 
 
 def _matches_any(patterns: Iterable[str], name: str) -> bool:
     return any(_glob(pattern, name) for pattern in patterns)
 
 
-def tool_tags(config: ServerConfig, tool: types.Tool) -> frozenset[str]:
-    """The tags a tool carries: its server's, its `toolTags`, and its MCP annotations'."""
+def configured_tags(config: ServerConfig, name: str) -> set[str]:
+    """The tags the servers file gives the tool `name` (the server's own name for it):
+    the server's `tags` and the `toolTags` whose glob matches it."""
     tags = set(config.tags)
     for pattern, extra in config.tool_tags.items():
-        if _glob(pattern, tool.name):
+        if _glob(pattern, name):
             tags.update(extra)
+    return tags
+
+
+def tool_tags(config: ServerConfig, tool: types.Tool) -> frozenset[str]:
+    """The tags a tool carries: its server's, its `toolTags`, and its MCP annotations'."""
+    tags = configured_tags(config, tool.name)
     hints = tool.annotations
     if hints is not None:
         if hints.read_only_hint is True:
@@ -164,7 +178,9 @@ class Principal:
     name: str
     allow: tuple[_Pattern, ...]
     deny: tuple[_Pattern, ...]
-    token_digest: bytes
+    token_digest: bytes | None
+    """None when its token was not read (over stdio, every principal but the chosen one):
+    then no bearer token is this principal's."""
 
     def may_use(self, server: str, tool: str, tags: frozenset[str]) -> bool:
         return any(p.tool_matches(server, tool, tags) for p in self.allow) and not any(
@@ -184,13 +200,61 @@ class AccessPolicy:
 
     def authenticate(self, token: bytes) -> str | None:
         """The principal whose token this is, or None; every token is compared, in
-        constant time, so the time taken says nothing of which one was close."""
+        constant time, so the time taken says nothing of which one was close. Empty or
+        blank credentials are no principal's, before any comparison."""
+        if not token.strip():
+            return None
         digest = hashlib.sha256(token).digest()
         found = None
         for principal in self.principals.values():
-            if hmac.compare_digest(digest, principal.token_digest):
+            if principal.token_digest is not None and hmac.compare_digest(
+                digest, principal.token_digest
+            ):
                 found = principal.name
         return found
+
+    def unmatched_patterns(self, hub: McpToolHub) -> list[str]:
+        """A warning for each pattern that matches no tool (nor, for `SERVER`, no server),
+        naming the principal and the pattern: a typo, or a glob that never matches the name
+        it spells, fails closed for `allow` and open for `deny`, so say so at start-up.
+
+        A `SERVER/TOOL` pattern whose servers are all down is not judged (their tools are
+        not known yet); a `tag:` pattern is matched against the tags the servers file
+        gives and every listed tool's.
+        """
+        configs = {name: upstream.config for name, upstream in hub.upstreams.items()}
+        listed = list(hub.tools.values())
+        down = {name for name, upstream in hub.upstreams.items() if upstream.state != "ready"}
+        known_tags = {tag for config in configs.values() for tag in config.tags}
+        known_tags |= {
+            tag for c in configs.values() for tags in c.tool_tags.values() for tag in tags
+        }
+        for tool in listed:
+            known_tags |= tool_tags(configs[tool.server], tool.definition)
+        warnings = []
+        for principal in self.principals.values():
+            for kind, patterns in (("allow", principal.allow), ("deny", principal.deny)):
+                for pattern in patterns:
+                    if pattern.tag is not None:
+                        matched = pattern.tag in known_tags
+                    else:
+                        servers = [s for s in configs if _glob(pattern.server, s)]
+                        matched = bool(servers) and (
+                            pattern.tool == "*"
+                            or any(s in down for s in servers)
+                            or any(
+                                pattern.tool_matches(t.server, t.original, frozenset())
+                                for t in listed
+                            )
+                        )
+                    if not matched:
+                        what = "server" if pattern.tag is None and pattern.tool == "*" else "tool"
+                        warnings.append(
+                            f"principal {principal.name!r}: {kind} pattern {pattern.text!r} "
+                            f"matches no {what} of this gateway (a misspelling? patterns are "
+                            "globs: * ? [abc] [!abc], and a tool's exact name matches it)"
+                        )
+        return warnings
 
     def grant(self, name: str, hub: McpToolHub) -> Grant:
         return Grant(self.principals[name], hub)
@@ -220,9 +284,11 @@ class Grant:
         return self.principal.may_use(tool.server, tool.original, tags)
 
     def name(self, server: str, original: str) -> bool:
-        """A tool known by name only (its server is down): judged on the server's tags."""
+        """A tool known by name only (its server is down and never listed it): judged on
+        the tags the servers file gives it (the server's and the matching `toolTags`). A
+        tool that was listed is judged with `tool` on its last definition instead."""
         config = self._configs.get(server)
-        tags = frozenset(config.tags) if config is not None else frozenset()
+        tags = frozenset(configured_tags(config, original)) if config is not None else frozenset()
         return self.principal.may_use(server, original, tags)
 
     def server(self, server: str) -> bool:
@@ -251,18 +317,32 @@ class _Visible:
         return self._tools
 
 
+#: The SHA-256 of the empty token: what the documented hash command prints for an unset
+#: `$TOKEN`; as a `tokenSha256` it would log in anyone sending `Authorization: Bearer `.
+_EMPTY_DIGEST = hashlib.sha256(b"").digest()
+
+
 def parse_access(
-    data: object, source: str, environ: Mapping[str, str] | None = None
+    data: object,
+    source: str,
+    environ: Mapping[str, str] | None = None,
+    *,
+    tokens_of: Iterable[str] | None = None,
 ) -> AccessPolicy | None:
     """The `principals` of a parsed servers file (None when it has none).
 
     Every problem is a `ConfigError` naming the principal and the fix: a token variable
-    that is unset or holds a token no client could send, two principals with one token, a
-    pattern that is not one, an unknown key.
+    that is unset or holds a token no client could send, a `tokenSha256` of the empty
+    token, two principals with one token, a pattern that is not one, an unknown key.
+
+    `tokens_of` names the principals whose tokens are read (default: every one). Over
+    stdio no request carries a token, so only the chosen principal's setting matters; the
+    others' variables need not be set, and no token is theirs.
     """
     if not isinstance(data, Mapping) or "principals" not in data:
         return None
     environ = os.environ if environ is None else environ
+    wanted = None if tokens_of is None else frozenset(tokens_of)
     table = data["principals"]
     if not isinstance(table, Mapping) or not table:
         raise ConfigError(
@@ -297,7 +377,24 @@ def parse_access(
                 f'{where} needs one of "tokenEnv" (the environment variable holding its '
                 'bearer token) or "tokenSha256" (the hex SHA-256 of the token)'
             )
-        if variable is not None:
+        token_digest: bytes | None = None
+        if digest is not None:  # checked for every principal: the file says it, not the env
+            if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", digest):
+                raise ConfigError(
+                    f"{where}: tokenSha256 must be 64 hex digits, the output of "
+                    'python -c "import hashlib,sys; print(hashlib.sha256(sys.argv[1].encode())'
+                    '.hexdigest())" TOKEN'
+                )
+            token_digest = bytes.fromhex(digest)
+            if token_digest == _EMPTY_DIGEST:
+                raise ConfigError(
+                    f"{where}: tokenSha256 is the SHA-256 of an empty token (what the hash "
+                    "command prints when $TOKEN is unset), so an empty Authorization header "
+                    "would log in as it; hash the principal's token: python -c \"import "
+                    'hashlib,sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())" '
+                    '"$TOKEN" with TOKEN set'
+                )
+        elif wanted is None or name in wanted:  # over stdio, only the chosen one's variable
             token = environ.get(str(variable))
             if token is None:
                 raise ConfigError(
@@ -314,17 +411,13 @@ def parse_access(
                     f"least {MIN_AUTH_TOKEN_LENGTH}"
                 )
             token_digest = _digest(token)
-        else:
-            if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", digest):
-                raise ConfigError(
-                    f"{where}: tokenSha256 must be 64 hex digits, the output of "
-                    'python -c "import hashlib,sys; print(hashlib.sha256(sys.argv[1].encode())'
-                    '.hexdigest())" TOKEN'
-                )
-            token_digest = bytes.fromhex(digest)
+        if wanted is not None and name not in wanted:
+            token_digest = None  # no request carries a token: no token is this one's
         principals.append(Principal(name, lists["allow"], lists["deny"], token_digest))
     seen: dict[bytes, str] = {}
     for principal in principals:
+        if principal.token_digest is None:
+            continue
         other = seen.setdefault(principal.token_digest, principal.name)
         if other != principal.name:
             raise ConfigError(
@@ -334,10 +427,11 @@ def parse_access(
     return AccessPolicy(principals)
 
 
-def read_access(path: str) -> AccessPolicy | None:
-    """The principals of the servers file at `path` (None when it names none)."""
+def read_access(path: str, *, tokens_of: Iterable[str] | None = None) -> AccessPolicy | None:
+    """The principals of the servers file at `path` (None when it names none); `tokens_of`
+    as in `parse_access`."""
     import json
     from pathlib import Path
 
     data: Any = json.loads(Path(path).read_text(encoding="utf-8-sig"))
-    return parse_access(data, str(path))
+    return parse_access(data, str(path), tokens_of=tokens_of)

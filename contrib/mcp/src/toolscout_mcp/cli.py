@@ -260,7 +260,11 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
 
     servers = _enabled_servers(args.config)
-    access = read_access(args.config)
+    # Over stdio no request carries a token: only the chosen principal's setting matters.
+    stdio_principals = () if args.principal is None else (args.principal,)
+    access = read_access(
+        args.config, tokens_of=stdio_principals if args.transport == "stdio" else None
+    )
     # An empty --auth-token or variable is refused (check_auth_token), never taken as none.
     token = args.auth_token if args.auth_token is not None else os.environ.get(AUTH_TOKEN_ENV)
     if access is not None:
@@ -319,6 +323,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         )
         async with hub:
             _log(_summary(hub, backend))
+            for warning in access.unmatched_patterns(hub) if access is not None else ():
+                _log(f"warning: {warning}")
             if args.transport == "stdio":
                 await gateway.serve_stdio()
                 return

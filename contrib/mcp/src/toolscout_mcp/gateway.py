@@ -35,7 +35,7 @@ import anyio
 import mcp.types as types
 from mcp import MCPError
 from mcp.server.lowlevel import NotificationOptions, Server
-from toolscout.errors import ConfigError, ToolscoutError
+from toolscout.errors import ConfigError, ToolscoutError, quote_value
 from toolscout.redaction import RedactingFilter, redact_text
 from toolscout.types import MAX_QUERY_LENGTH
 
@@ -96,6 +96,12 @@ def _request_principal(ctx: Any) -> str | None:
 
 def _text(text: str) -> list[types.ContentBlock]:
     return [types.TextContent(type="text", text=text)]
+
+
+def _keys(names: Sequence[str]) -> str:
+    """Unexpected argument names as an error lists them: a few, quoted short, and a count."""
+    shown = ", ".join(quote_value(name) for name in names[:5])
+    return shown + (f" and {len(names) - 5:,} more" if len(names) > 5 else "")
 
 
 def tool_error(message: str) -> types.CallToolResult:
@@ -337,7 +343,9 @@ class Gateway:
                 if not self.progressive
                 else "search_tools finds tools and adds them to your tool list"
             )
-            return tool_error(f"unknown tool {params.name!r}; this gateway offers {hint}")
+            return tool_error(
+                f"unknown tool {quote_value(params.name)}; this gateway offers {hint}"
+            )
         except (ToolscoutError, KeyError, ValueError, TypeError, PermissionError) as error:
             return tool_error(str(error))
         except MCPError as error:  # the upstream answered the call with a protocol error
@@ -345,11 +353,11 @@ class Gateway:
             return tool_error(f"the MCP server refused the call: {message}")
         except Exception as error:  # anything else: its text may quote the configuration
             secrets = self._secrets()
-            _log_to_stderr(
-                redact_text(f"{params.name} failed: {type(error).__name__}: {error}", secrets)
-            )
+            name = quote_value(params.name)
+            detail = quote_value(str(error), 2_000)
+            _log_to_stderr(redact_text(f"{name} failed: {type(error).__name__}: {detail}", secrets))
             return tool_error(
-                f"{params.name} failed ({type(error).__name__}); the gateway's log has the details"
+                f"{name} failed ({type(error).__name__}); the gateway's log has the details"
             )
 
     def _secrets(self) -> list[str]:
@@ -372,9 +380,7 @@ class Gateway:
     def _call_arguments(self, arguments: Mapping[str, Any]) -> tuple[str, Any]:
         unexpected = sorted(set(arguments) - {"name", "arguments"})
         if unexpected:
-            raise ValueError(
-                f"call_tool takes name and arguments; unexpected: {', '.join(unexpected)}"
-            )
+            raise ValueError(f"call_tool takes name and arguments; unexpected: {_keys(unexpected)}")
         name = arguments.get("name")
         if not isinstance(name, str) or not name:
             raise ValueError(
@@ -388,7 +394,7 @@ class Gateway:
                 inner = json.loads(inner)
             except ValueError:
                 raise ValueError(
-                    f"call_tool arguments must be a JSON object, got the text {inner!r}"
+                    f"call_tool arguments must be a JSON object, got the text {quote_value(inner)}"
                 ) from None
         return name, inner
 
@@ -398,8 +404,7 @@ class Gateway:
         unexpected = sorted(set(arguments) - {"query", "max_results", "server"})
         if unexpected:
             raise ValueError(
-                f"search_tools takes query, max_results and server; unexpected: "
-                f"{', '.join(unexpected)}"
+                f"search_tools takes query, max_results and server; unexpected: {_keys(unexpected)}"
             )
         query = arguments.get("query")
         if not isinstance(query, str) or not query.strip():
@@ -415,11 +420,13 @@ class Gateway:
             )
         limit = arguments.get("max_results", self.max_results)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"max_results must be a whole number of at least 1, got {limit!r}")
+            raise ValueError(
+                f"max_results must be a whole number of at least 1, got {quote_value(limit)}"
+            )
         limit = min(limit, self.max_results_limit)
         server = arguments.get("server")
         if server is not None and not isinstance(server, str):
-            raise ValueError(f"server must be a server name, got {server!r}")
+            raise ValueError(f"server must be a server name, got {quote_value(server)}")
         state = self._client(ctx, grant)
         async with state.searching:
             found, matched = await self.hub.search_counted(query, limit, server=server, grant=grant)
@@ -706,14 +713,15 @@ class BearerAuth:
         for key, value in scope.get("headers", ()):
             if key.lower() == b"authorization":
                 scheme, _, credentials = bytes(value).partition(b" ")
-                if scheme.lower() != b"bearer":
-                    return False
+                credentials = credentials.strip()
+                if scheme.lower() != b"bearer" or not credentials:
+                    return False  # empty or blank credentials: refused before any comparison
                 if self._access is not None:
-                    principal = self._access.authenticate(credentials.strip())
+                    principal = self._access.authenticate(credentials)
                     if principal is None:
                         return False
                     scope[PRINCIPAL_SCOPE_KEY] = principal
                     return True
                 assert self._token is not None
-                return hmac.compare_digest(credentials.strip(), self._token)
+                return hmac.compare_digest(credentials, self._token)
         return False

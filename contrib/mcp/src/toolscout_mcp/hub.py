@@ -12,7 +12,10 @@ begins with a configured server's prefix (`beta__send`: the `beta__` namespace b
 server `beta`, whoever declares it); such tools are named `server__tool` after their own
 server (`alpha__beta__send`), or every tool is, with `always_namespace=True`.
 `server__tool` always means that server's tool: `beta__send` reaches beta's `send` even
-while it is listed as `send`. Each renaming is reported in `collisions`.
+while it is listed as `send`. A name no model API accepts (`get[1]`, `send mail`, `café`,
+over 64 characters) is given one that they all do (`toolscout.wire_names`: `get_1_`), as the
+integrations do, and calls under it reach the server's own name. Each renaming is reported
+in `collisions`.
 
 The index holds exactly the hub's current tools, in a session of its own
 (`toolscout-mcp-N`), replaced whole when tools change. Sessions an earlier hub left in a
@@ -36,8 +39,9 @@ from typing import Any, Protocol, TextIO
 
 import anyio
 import mcp.types as types
-from toolscout.errors import ToolscoutError
+from toolscout.errors import ToolscoutError, quote_value
 from toolscout.types import ToolReference, ToolSearchRequest, thaw
+from toolscout.wire_names import MAX_WIRE_NAME, is_wire_safe, wire_names
 
 from toolscout_mcp.servers import ServerConfig
 from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
@@ -75,6 +79,8 @@ class Visibility(Protocol):
 
 #: Separator between server and tool in a namespaced name (`github__create_issue`).
 SEPARATOR = "__"
+# What `toolscout.wire_names` replaces in a name (anything but letters, digits, _ and -).
+_WIRE_INVALID = re.compile(r"[^A-Za-z0-9_-]")
 
 Listener = Callable[[str], Awaitable[None]]
 
@@ -235,8 +241,9 @@ class McpToolHub:
         self.collisions: list[Collision] = []
         #: Sessions and tools of an earlier hub removed from the index at start.
         self.removed_stale: tuple[int, int] = (0, 0)
-        # Tools of servers that died, by name: a call to one gets its server's error.
-        self._orphans: dict[str, str] = {}
+        # Tools of servers that died, by name, as last listed: a call to one gets its
+        # server's error, if the caller may see the tool as it was (tags, annotations).
+        self._orphans: dict[str, HubTool] = {}
         self._generation = itertools.count()
         self._reindex_lock = anyio.Lock()
         self._listeners: list[Listener] = []
@@ -344,31 +351,52 @@ class McpToolHub:
             return tool
         server, sep, rest = name.partition(SEPARATOR)
         if sep and server in self.upstreams:
-            own = view.by_server.get(server, {}).get(rest)
+            own_tools = view.by_server.get(server, {})
+            # By the server's own name for the tool, or by the name it is listed under
+            # (`pub__get_1_` for the `get[1]` listed as `get_1_`).
+            own = own_tools.get(rest) or next(
+                (t for t in own_tools.values() if t.name == rest), None
+            )
             if own is not None and (grant is None or grant.tool(own)):
                 return own
-        owner = self._orphans.get(name) or (server if sep else "")
-        upstream = self.upstreams.get(owner)
-        if (
-            upstream is not None
-            and upstream.state != "ready"
-            and (grant is None or grant.name(owner, rest if sep and owner == server else name))
-        ):
-            raise upstream.unavailable()
+        orphan = self._orphans.get(name)
+        if orphan is None and sep and server in self.upstreams:
+            orphan = next(
+                (t for t in self._orphans.values() if t.server == server and t.original == rest),
+                None,
+            )
+        if orphan is not None:
+            # A tool of a server that is down: judged on what it was when last listed.
+            upstream = self.upstreams[orphan.server]
+            if upstream.state != "ready" and (grant is None or grant.tool(orphan)):
+                raise upstream.unavailable()
+        elif sep and server in self.upstreams:
+            # Never listed (the server failed at start): judged on the servers file's tags.
+            upstream = self.upstreams[server]
+            if upstream.state != "ready" and (grant is None or grant.name(server, rest)):
+                raise upstream.unavailable()
         candidates = sorted(
             tool.name
             for tools in view.by_server.values()
             for tool in tools.values()
             if tool.original == name and (grant is None or grant.tool(tool))
         )
+        owned = sum(1 for tools in view.by_server.values() if name in tools)
+        if len(candidates) == 1 and owned == 1 and not is_wire_safe(name):
+            raise UnknownTool(
+                f"tool {quote_value(name)} is named {candidates[0]!r} on this gateway (a name "
+                "model APIs accept); call it by that name"
+            )
         if candidates:
             raise UnknownTool(
-                f"tool {name!r} is offered by several servers; call one of: "
+                f"tool {quote_value(name)} is offered by several servers; call one of: "
                 + ", ".join(candidates)
             )
         down = sorted(s for s in self.failures if grant is None or grant.server(s))
         note = f" (servers unavailable: {', '.join(down)})" if down else ""
-        raise UnknownTool(f"unknown tool {name!r}{note}; use search_tools to find tool names")
+        raise UnknownTool(
+            f"unknown tool {quote_value(name)}{note}; use search_tools to find tool names"
+        )
 
     # --- indexing ----------------------------------------------------------------------
 
@@ -401,7 +429,8 @@ class McpToolHub:
                             upstream.name,
                             tool.name,
                             None,
-                            f"server {upstream.name!r} lists {tool.name!r} more than once; "
+                            f"server {upstream.name!r} lists {quote_value(tool.name)} more "
+                            "than once; "
                             "the first definition is kept",
                         )
                     )
@@ -411,35 +440,46 @@ class McpToolHub:
         owners: dict[str, list[str]] = {}
         for server, tool in offered:
             owners.setdefault(tool.name, []).append(server)
-        tools: dict[str, HubTool] = {}
-        by_server: dict[str, dict[str, HubTool]] = {}
+        planned: list[tuple[str, types.Tool, str, str | None, bool]] = []
         for server, tool in offered:
             shared = len(owners[tool.name]) > 1
-            claimed = next((p for p in prefixes if tool.name.startswith(p)), None)
+            # A name that only becomes another server's prefix once made wire-safe
+            # (`beta.__x` -> `beta___x`) claims it too.
+            safe_form = _WIRE_INVALID.sub("_", tool.name)
+            claimed = next(
+                (p for p in prefixes if tool.name.startswith(p) or safe_form.startswith(p)),
+                None,
+            )
             if shared or claimed is not None or self.always_namespace:
                 name = namespaced(server, tool.name)
             else:
                 name = tool.name
+            planned.append((server, tool, name, claimed, shared))
+        # Names every model API accepts, as the integrations send them; the same for any
+        # order the servers listed their tools in.
+        wire = wire_names(name for _, _, name, _, _ in planned)
+        tools: dict[str, HubTool] = {}
+        by_server: dict[str, dict[str, HubTool]] = {}
+        for server, tool, planned_name, claimed, shared in planned:
+            name = wire.get(planned_name, planned_name)
+            original = quote_value(tool.name)
+            reasons: list[str] = []
             if claimed is not None:
-                collisions.append(
-                    Collision(
-                        server,
-                        tool.name,
-                        name,
-                        f"{tool.name!r} begins with {claimed!r}, the namespace of server "
-                        f"{claimed[: -len(SEPARATOR)]!r}; named {name!r} after its own server",
-                    )
+                reasons.append(
+                    f"{original} begins with {claimed!r}, the namespace of server "
+                    f"{claimed[: -len(SEPARATOR)]!r}; named {name!r} after its own server"
                 )
             elif shared and not self.always_namespace:
-                collisions.append(
-                    Collision(
-                        server,
-                        tool.name,
-                        name,
-                        f"{tool.name!r} is offered by {', '.join(owners[tool.name])}; "
-                        f"named {name!r}",
-                    )
+                reasons.append(
+                    f"{original} is offered by {', '.join(owners[tool.name])}; named {name!r}"
                 )
+            if name != planned_name:
+                reasons.append(
+                    f"{original} is not a name model APIs accept (letters, digits, _ and -, "
+                    f"at most {MAX_WIRE_NAME} characters); named {name!r}"
+                )
+            if reasons:
+                collisions.append(Collision(server, tool.name, name, "; ".join(reasons)))
             try:
                 reference = _reference(name, server, tool)
             except (ToolscoutError, ValueError, TypeError) as error:
@@ -506,7 +546,7 @@ class McpToolHub:
             old = self._view
             for name, tool in old.tools.items():
                 if name not in tools and self.upstreams[tool.server].state != "ready":
-                    self._orphans[name] = tool.server
+                    self._orphans[name] = tool
             for name in tools:
                 self._orphans.pop(name, None)
             self._view = _View(session, tools, by_server, listed)
@@ -565,7 +605,9 @@ class McpToolHub:
         """
         known = [s for s in self.upstreams if grant is None or grant.server(s)]
         if server is not None and server not in known:
-            raise ValueError(f"unknown server {server!r}; configured: {', '.join(known)}")
+            raise ValueError(
+                f"unknown server {quote_value(server)}; configured: {', '.join(known)}"
+            )
         view = self._view
         if view.session is None or not view.tools:
             return [], 0
@@ -610,8 +652,7 @@ class McpToolHub:
             arguments = {}
         if not isinstance(arguments, Mapping):
             raise ToolArgumentsError(
-                f"arguments for {tool.name} must be a JSON object, got "
-                f"{json.dumps(arguments, default=str)}"
+                f"arguments for {tool.name} must be a JSON object, got {quote_value(arguments)}"
             )
         problems = check_arguments(tool.definition.input_schema, arguments)
         if problems:

@@ -19,7 +19,7 @@ from typing import Any, overload
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from toolscout.catalog import load_catalog, parse_tool
-from toolscout.errors import ToolscoutError
+from toolscout.errors import QUOTE_LENGTH, ToolscoutError, quote_value
 from toolscout.session import tool_set_fingerprint
 from toolscout.types import ToolReference, thaw
 
@@ -585,10 +585,15 @@ def check_arguments(schema: Mapping[str, Any] | None, arguments: Mapping[str, An
         if name not in arguments:
             problems.append(f"missing required argument {name!r}")
     if schema.get("additionalProperties") is False:
-        for name in arguments:
-            if name not in properties:
-                allowed = ", ".join(properties) or "none"
-                problems.append(f"unexpected argument {name!r} (allowed: {allowed})")
+        unexpected = [name for name in arguments if name not in properties]
+        allowed = ", ".join(properties) or "none"
+        for name in unexpected[:_LISTED_PROBLEMS]:
+            problems.append(f"unexpected argument {quote_value(name)} (allowed: {allowed})")
+        if len(unexpected) > _LISTED_PROBLEMS:
+            problems.append(
+                f"{len(unexpected) - _LISTED_PROBLEMS:,} more unexpected arguments "
+                f"({len(unexpected):,} in all)"
+            )
     for name, value in arguments.items():
         prop = properties.get(name)
         if not isinstance(prop, Mapping):
@@ -599,10 +604,22 @@ def check_arguments(schema: Mapping[str, Any] | None, arguments: Mapping[str, An
         if names and "" not in names:
             checks = [_JSON_TYPES.get(t) for t in names]
             if all(c is not None for c in checks) and not any(c(value) for c in checks if c):
-                problems.append(
-                    f"{name}: expected {' or '.join(names)}, got {json.dumps(value, default=str)}"
-                )
+                problems.append(f"{name}: expected {' or '.join(names)}, got {_quote_json(value)}")
         enum = prop.get("enum")
         if isinstance(enum, list) and value not in enum:
-            problems.append(f"{name}: must be one of {enum}, got {value!r}")
+            problems.append(f"{name}: must be one of {enum}, got {quote_value(value)}")
     return problems
+
+
+#: Unexpected arguments `check_arguments` names one by one; more are counted.
+_LISTED_PROBLEMS = 5
+
+
+def _quote_json(value: Any) -> str:
+    """`value` as JSON, cut to about `QUOTE_LENGTH` characters with its length after."""
+    text = json.dumps(value, default=str)
+    if len(text) <= QUOTE_LENGTH:
+        return text
+    if isinstance(value, (list, dict)):
+        return f"{text[:QUOTE_LENGTH]}… ({type(value).__name__} of {len(value):,} items)"
+    return f"{text[:QUOTE_LENGTH]}… ({len(text):,} characters)"
