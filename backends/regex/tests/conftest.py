@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from regex_helpers import CATALOG, SESSION
+from regex_helpers import CATALOG, SESSION, keyword_index
 from toolscout import ToolSearchRequest
 from toolscout_regex import RegexToolIndex
 
@@ -15,7 +15,7 @@ pytest_plugins = ["toolscout.testing.plugin"]
 
 @pytest.fixture
 def index() -> RegexToolIndex:
-    return RegexToolIndex()
+    return keyword_index()
 
 
 @pytest.fixture

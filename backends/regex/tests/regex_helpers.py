@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from toolscout import ToolReference
+from toolscout_regex import RegexToolIndex
 
 SESSION = "s1"
+
+
+def keyword_index(**options: Any) -> RegexToolIndex:
+    """The regex engine alone (`embedder="none"`): these tests specify its own scores and
+    order; core's hybrid ranking over it has tests of its own, and the conformance suite
+    runs the default, hybrid where an embedder is installed."""
+    return RegexToolIndex(embedder="none", **options)
 
 
 def tool(name: str, description: str = "", **parameters: str) -> ToolReference:

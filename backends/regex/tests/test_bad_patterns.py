@@ -5,14 +5,14 @@ from __future__ import annotations
 import time
 
 import pytest
-from regex_helpers import SESSION, tool
+from regex_helpers import SESSION, keyword_index, tool
 from toolscout import ToolSearchRequest
 from toolscout_regex import RegexToolIndex
 
 
 @pytest.fixture
 def long_names() -> RegexToolIndex:
-    index = RegexToolIndex(timeout_ms=50)
+    index = keyword_index(timeout_ms=50)
     index.index_tools(SESSION, [tool("a" * 40 + f"_{i}") for i in range(20)])
     return index
 
@@ -53,7 +53,7 @@ def test_an_explicit_pattern_over_the_limit_is_a_value_error(long_names: RegexTo
 
 
 def test_the_pattern_length_limit_is_an_option() -> None:
-    index = RegexToolIndex(max_pattern_length=10)
+    index = keyword_index(max_pattern_length=10)
     index.index_tools(SESSION, [tool("abc_def")])
     with pytest.raises(ValueError, match="limit of 10"):
         index.search(ToolSearchRequest(SESSION, "re:abc_def.*xyz"))

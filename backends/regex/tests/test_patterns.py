@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from regex_helpers import SESSION, tool
+from regex_helpers import SESSION, keyword_index, tool
 from toolscout import ToolSearchRequest
 from toolscout_regex import RegexToolIndex
 
@@ -84,7 +84,7 @@ def test_backreferences_keep_their_group_numbers(search: Callable[..., list[str]
 
 
 def test_a_pattern_matching_every_tool_is_answered_within_the_budget() -> None:
-    index = RegexToolIndex(timeout_ms=1000)
+    index = keyword_index(timeout_ms=1000)
     index.index_tools(
         SESSION, [tool(f"tool_{i}", "Every description has an e.") for i in range(3000)]
     )

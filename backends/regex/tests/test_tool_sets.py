@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from regex_helpers import CATALOG, SESSION, tool
+from regex_helpers import CATALOG, SESSION, keyword_index, tool
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout_regex import RegexToolIndex
 
@@ -117,7 +117,7 @@ def test_eight_threads_index_and_search_their_own_sessions(index: RegexToolIndex
 
 def test_searches_of_a_shared_set_run_while_a_sharer_changes_its_tools() -> None:
     # Four threads share the GIL: a generous pattern budget, so no search times out.
-    index = RegexToolIndex(timeout_ms=60_000)
+    index = keyword_index(timeout_ms=60_000)
     for session in ("reader", "writer"):
         index.index_tools(session, CATALOG)
     errors: list[BaseException] = []

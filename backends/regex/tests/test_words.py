@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from regex_helpers import SESSION, tool
+from regex_helpers import SESSION, keyword_index, tool
 from toolscout import ToolSearchRequest
 from toolscout_regex import RegexToolIndex
 
@@ -22,7 +22,7 @@ def test_inflected_words_match_through_stemming(search: Callable[..., list[str]]
 
 
 def test_without_stemming_inflections_do_not_match() -> None:
-    index = RegexToolIndex(stemming=False, prefix_weight=0)
+    index = keyword_index(stemming=False, prefix_weight=0)
     index.index_tools(SESSION, [tool("slack_send_message", "Post to Slack.")])
     assert index.search(ToolSearchRequest(SESSION, "sending")).names == []
     assert index.search(ToolSearchRequest(SESSION, "send")).names == ["slack_send_message"]
@@ -73,7 +73,7 @@ def test_the_first_sentence_of_a_description_outweighs_parameters(
         ],
     )
     assert index.search(ToolSearchRequest(SESSION, "ticket")).names == ["in_lead", "in_parameters"]
-    plain = RegexToolIndex(lead_weight=0)
+    plain = keyword_index(lead_weight=0)
     plain.index_tools(SESSION, index.tools(SESSION).values())
     assert plain.search(ToolSearchRequest(SESSION, "ticket")).names[0] == "in_parameters"
 
@@ -88,7 +88,7 @@ def test_a_score_is_scaled_by_the_share_of_the_query_the_tool_has() -> None:
     ]
     scores = {}
     for coverage in (0.3, 0.0):
-        index = RegexToolIndex(query_coverage=coverage, name_coverage_weight=0, related_weight=0)
+        index = keyword_index(query_coverage=coverage, name_coverage_weight=0, related_weight=0)
         index.index_tools(SESSION, tools)
         found = index.search(ToolSearchRequest(SESSION, "convert money rates llamas"))
         scores[coverage] = {hit.name: hit.score for hit in found.references}
@@ -101,7 +101,7 @@ def test_a_score_is_scaled_by_the_share_of_the_query_the_tool_has() -> None:
 
 
 def test_field_weights_are_options() -> None:
-    index = RegexToolIndex(
+    index = keyword_index(
         name_weight=0.1, parameters_weight=0.1, description_weight=5.0, name_coverage_weight=0
     )
     _fields_catalog(index)
@@ -141,7 +141,7 @@ def test_min_score_drops_weak_matches_but_keeps_strong_ones(index: RegexToolInde
     loose = index.search(ToolSearchRequest(SESSION, "invoice report", 10))
     first, second = (hit.score for hit in loose.references[:2])
     assert first > second
-    strict = RegexToolIndex(min_score=(first + second) / 2)
+    strict = keyword_index(min_score=(first + second) / 2)
     strict.index_tools(SESSION, tools)
     response = strict.search(ToolSearchRequest(SESSION, "invoice report", 10))
     assert response.names == ["invoice_lookup"]
@@ -167,7 +167,7 @@ def test_name_coverage_adds_its_weight_times_the_share_of_name_words_matched() -
     ]
     scores = {}
     for weight in (0.0, 6.0):
-        index = RegexToolIndex(name_coverage_weight=weight)
+        index = keyword_index(name_coverage_weight=weight)
         index.index_tools(SESSION, tools)
         hits = index.search(ToolSearchRequest(SESSION, "magnetic field", 10)).references
         scores[weight] = {hit.name: hit.score for hit in hits}
@@ -185,7 +185,7 @@ def test_a_very_long_query_keeps_its_rarest_known_words() -> None:
     # 306 distinct terms, over the cap of 128: words no tool has must not crowd out the
     # one that names the tool. (Ranking only: by default a query of 300 words no tool has
     # is answered with nothing, so the confidence floor is off here.)
-    index = RegexToolIndex(min_confidence=0)
+    index = keyword_index(min_confidence=0)
     common = [f"vocab{_letters(i)}" for i in range(5)]
     unknown = [f"nowhere{_letters(i)}" for i in range(300)]
     index.index_tools(
@@ -215,7 +215,7 @@ def test_each_clause_of_a_request_finds_its_tool(split: bool) -> None:
     """The email step is outweighed by the flight and hotel words of the whole query; its
     own clause finds it (`split_query`, core's `toolscout.clause_search`) on a page of five
     (`CLAUSE_DEPTH`)."""
-    index = RegexToolIndex(split_query=split)
+    index = keyword_index(split_query=split)
     index.index_tools(SESSION, TRIP_TOOLS)
     names = index.search(ToolSearchRequest(SESSION, TRIP, 5)).names
     assert {"book_flight", "book_hotel"} <= set(names)
@@ -235,22 +235,22 @@ def test_a_word_no_tool_has_finds_tools_with_a_related_word() -> None:
     that has none of them is no answer."""
     rain = ToolSearchRequest(SESSION, "will it rain this weekend?")
     bill = ToolSearchRequest(SESSION, "bill the customer")
-    index = RegexToolIndex(min_confidence=0)
+    index = keyword_index(min_confidence=0)
     index.index_tools(SESSION, WEATHER_TOOLS)
     assert index.search(rain).names == ["weather_now"]
     assert index.search(bill).names[0] == "send_invoice"
-    off = RegexToolIndex(related_weight=0, min_confidence=0)
+    off = keyword_index(related_weight=0, min_confidence=0)
     off.index_tools(SESSION, WEATHER_TOOLS)
     assert off.search(rain).names == []
     assert off.search(bill).references[0].score < index.search(bill).references[0].score
-    floored = RegexToolIndex()
+    floored = keyword_index()
     floored.index_tools(SESSION, WEATHER_TOOLS)
     assert floored.search(rain).names == []
     assert floored.search(bill).names[0] == "send_invoice"
 
 
 def test_the_word_itself_outweighs_a_related_one() -> None:
-    index = RegexToolIndex(min_confidence=0)
+    index = keyword_index(min_confidence=0)
     index.index_tools(
         SESSION,
         [tool("weather_now", "Current weather."), tool("rain_radar", "Rain radar.")],
@@ -262,6 +262,6 @@ def test_the_word_itself_outweighs_a_related_one() -> None:
 
 def test_an_index_that_does_not_stem_tries_no_related_words() -> None:
     """The table's words are stems: they would not match an unstemmed index's words."""
-    index = RegexToolIndex(stemming=False)
+    index = keyword_index(stemming=False)
     index.index_tools(SESSION, WEATHER_TOOLS)
     assert index.search(ToolSearchRequest(SESSION, "rain")).names == []

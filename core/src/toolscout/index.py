@@ -228,6 +228,9 @@ class IndexChores(ABC):
             if embedder is not None:
                 self.ranking = HybridRanking(embedder, self.options)  # type: ignore[arg-type]
                 self.embedder = embedder
+                # This index searches by vectors too, whatever its class declares: the
+                # runtime and the conformance suite read its own capabilities.
+                vars(self)["capabilities"] = dataclasses.replace(self.capabilities, vectors=True)
 
     def _ranks_by_keywords(self) -> bool:
         """Whether the engine ranks by keywords alone, so core's hybrid ranking may fuse
@@ -256,11 +259,23 @@ class IndexChores(ABC):
         batch = normalize_tools(tools)
         if batch:
             self._write(session_id, batch, (), replace=False)
+            self._embed_held(session_id, len(batch))
 
     def replace_tools(self, session_id: str, tools: Iterable[ToolReference] | Any) -> None:
         """Make `tools` the session's whole tool set (none of its other tools are kept)."""
         check_session_id(session_id)
-        self._write(session_id, normalize_tools(tools), (), replace=True)
+        batch = normalize_tools(tools)
+        self._write(session_id, batch, (), replace=True)
+        self._embed_held(session_id, len(batch))
+
+    def _embed_held(self, session_id: str, written: int) -> None:
+        """With hybrid ranking, embed the session's set after a batch was written, so the
+        indexing pays for the vectors rather than the first search (one tool at a time,
+        `index_tool` in a loop, leaves it to the next search)."""
+        if self.ranking is not None and written > 1:
+            toolset = self._held(session_id, fresh=False)
+            if toolset is not None:
+                self.ranking.set_vectors(toolset)
 
     def remove_tools(self, session_id: str, names: Iterable[str]) -> None:
         """Forget the named tools of a session; names it does not hold are ignored."""

@@ -191,5 +191,5 @@ def fuse_by_rank(
     lowest = math.inf
     for name in order[:limit]:
         lowest = min(lowest, similarity[name])
-        hits.append(ToolHit(name, lowest, tools[name].summary))
+        hits.append(ToolHit(name, round(lowest, 6), tools[name].summary))
     return hits
