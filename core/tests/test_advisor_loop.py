@@ -713,3 +713,30 @@ def test_concurrent_async_sessions_are_isolated() -> None:
 
     for i, sent in enumerate(asyncio.run(everyone())):
         assert sent == ["tool_search", f"forecast_{i}"]
+
+
+def test_no_answer_the_model_gets_grows_with_its_arguments() -> None:
+    """Issue 38, 7: through the loop, a search or tool call's bad arguments were echoed
+    whole (100,000-number `queries`: 300,114 characters; `select:` with 100,000 names)."""
+    huge = "x" * 1_000_000
+    model = ScriptedChatModel(
+        [
+            calls(
+                call("tool_search", query="weather", queries=list(range(100_000))),
+                call("tool_search", query="weather", max_results=huge),
+                call("tool_search", query="select:" + ",".join(f"t{n}" for n in range(100_000))),
+            ),
+            calls(call("tool_search", query="select:get_weather")),
+            calls(call("get_weather", city=list(range(100_000)))),
+            answer("done"),
+        ]
+    )
+    result = make_advisor(model).run("Weather?")
+    answers = [m.content for m in result.messages if m.role == "tool"]
+    assert len(answers) == 5
+    for content in answers:
+        assert len(content) < 1_000, (len(content), content[:200])
+    assert "of 100,000 items)" in answers[0]
+    assert "(1,000,000 characters)" in answers[1]
+    assert "(and 99,995 more) (100,000 names)" in answers[2]
+    assert "of 100,000 items)" in answers[4]

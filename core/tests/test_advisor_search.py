@@ -213,3 +213,54 @@ def test_bad_queries_are_a_tool_error(index: ReferenceToolIndex, queries: object
     outcome = search(index, query="weather", queries=queries)
     assert outcome.is_error
     assert "queries" in outcome.text
+
+
+HUGE = "x" * 1_000_000
+TAGGED = {
+    **TOOLS,
+    "tag_mail": ToolReference("tag_mail", "Send a tagged mail.", metadata={"tags": ["mail"]}),
+}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"query": "weather", "queries": list(range(100_000))}, "(list of 100,000 items)"),
+        ({"query": "weather", "max_results": "1" * 1_000_000}, "(1,000,000 characters)"),
+        ({"query": "weather", "max_results": HUGE}, "(1,000,000 characters)"),
+        ({"query": "weather", "tags": "x" * 500_000}, "(500,000 characters)"),
+        ({"query": "weather", "tags": [str(n) for n in range(100_000)]}, "99,995 more"),
+        ({"query": "weather", "tags": [0] * 100_000}, "(list of 100,000 items)"),
+        ({"query": "select:" + ",".join(f"t{n}" for n in range(100_000))}, "99,995 more"),
+        ({"query": "weather", "queries": ["y" * 16_000, "z" * 16_000]}, "(16,000 characters)"),
+        ({"query": "w" * 16_000, "tags": "mail"}, "(16,000 characters)"),
+    ],
+    ids=[
+        "queries-numbers",
+        "max-results-digits",
+        "max-results-text",
+        "tags-long",
+        "tags-many",
+        "tags-not-names",
+        "select-many",
+        "queries-long",
+        "query-long-filtered",
+    ],
+)
+def test_no_answer_grows_with_the_models_arguments(
+    arguments: dict[str, object], expected: str
+) -> None:
+    """Issue 38, 7: bad arguments were echoed whole (100,000-number queries: 300,114
+    characters; a 1 MB max_results: 1,000,137; select: with 100,000 names: 988,952)."""
+    index = ReferenceToolIndex()
+    index.index_tools("s", list(TAGGED.values()))
+    outcome = run_search(
+        arguments,
+        session_id="s",
+        index=index,
+        known=TAGGED.get,
+        default_max_results=5,
+        max_results_limit=3,
+    )
+    assert len(outcome.text) < 1_000, (len(outcome.text), outcome.text[:300])
+    assert expected in outcome.text, outcome.text

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolscout import telemetry
+from toolscout.errors import quote_value
 from toolscout.filters import matches
 from toolscout.index import ToolIndex
 from toolscout.types import MAX_RESULTS_LIMIT, ToolReference, ToolSearchRequest
@@ -47,6 +48,9 @@ MAX_LISTED_VALUES = 40
 """Values of one filter key the tool description lists; more are counted, not named."""
 MAX_QUERIES = 8
 """Queries one call may carry (`query` plus `queries`)."""
+MAX_QUOTED_NAMES = 5
+"""Names an answer quotes from a list the model sent (missing `select:` names, filter
+values, words no tool has); the rest are counted, so no answer grows with the arguments."""
 
 _FILTER_TEXT = {
     "server": ("Servers", "Only tools of these servers (any of)"),
@@ -157,16 +161,23 @@ def parse_filter(arguments: Mapping[str, Any]) -> tuple[dict[str, Any] | None, s
         else:
             return None, (
                 f"the {key} filter must be a name or a list of names, got "
-                f"{value!r}; leave it out to search every tool"
+                f"{quote_value(value)}; leave it out to search every tool"
             )
     return (wanted or None), None
+
+
+def _quoted_names(names: list[Any], joiner: str = ", ") -> str:
+    """A few of `names`, each quoted short, and how many more there are."""
+    shown = joiner.join(quote_value(name) for name in names[:MAX_QUOTED_NAMES])
+    more = len(names) - MAX_QUOTED_NAMES
+    return f"{shown} (and {more:,} more)" if more > 0 else shown
 
 
 def _describe_filter(metadata_filter: Mapping[str, Any]) -> str:
     parts = []
     for key, value in metadata_filter.items():
         names = value if isinstance(value, list) else [value]
-        parts.append(f"{key} {' or '.join(repr(n) for n in names)}")
+        parts.append(f"{key} {_quoted_names(names, ' or ')}")
     return " and ".join(parts)
 
 
@@ -194,22 +205,25 @@ def clamp_max_results(value: object, default: int, limit: int) -> tuple[int, str
         return default, None
     number: float
     if isinstance(value, bool):
-        return default, f"max_results must be a number, got {value!r}; used {default}"
+        return default, f"max_results must be a number, got {quote_value(value)}; used {default}"
     if isinstance(value, (int, float)):
         number = value
     elif isinstance(value, str):
         try:
             number = float(value.strip())
         except ValueError:
-            return default, f"max_results must be a number, got {value!r}; used {default}"
+            return (
+                default,
+                f"max_results must be a number, got {quote_value(value)}; used {default}",
+            )
     else:
-        return default, f"max_results must be a number, got {value!r}; used {default}"
+        return default, f"max_results must be a number, got {quote_value(value)}; used {default}"
     if number != number:  # NaN
-        return default, f"max_results must be a number, got {value!r}; used {default}"
+        return default, f"max_results must be a number, got {quote_value(value)}; used {default}"
     if number < 1:
-        return 1, f"max_results must be at least 1, got {value!r}; used 1"
+        return 1, f"max_results must be at least 1, got {quote_value(value)}; used 1"
     if number > limit:
-        return limit, f"max_results is at most {limit}, got {value!r}; used {limit}"
+        return limit, f"max_results is at most {limit}, got {quote_value(value)}; used {limit}"
     return int(number), None
 
 
@@ -314,7 +328,7 @@ def _run_search(
         for text, (refs, total) in zip(queries, found, strict=True):
             fresh = [ref for ref in refs if ref.name not in listed]
             listed.update(ref.name for ref in fresh)
-            header = f"{text!r}: " + _header(len(refs), total, "", callable_=False)
+            header = f"{quote_value(text)}: " + _header(len(refs), total, "", callable_=False)
             again = [ref.name for ref in refs if ref not in fresh]
             if again:
                 header += f" (also {', '.join(again)}, above)"
@@ -336,7 +350,7 @@ def _more_queries(query: str, more: object) -> tuple[list[str], str | None]:
         more = [more]
     if not isinstance(more, (list, tuple)) or not all(isinstance(q, str) for q in more):
         return [], (
-            f"queries must be a list of strings, got {more!r}; e.g. "
+            f"queries must be a list of strings, got {quote_value(more)}; e.g. "
             '{"query": "book a flight", "queries": ["book a hotel"]}'
         )
     texts = list(dict.fromkeys(q.strip() for q in [query, *more] if q.strip()))
@@ -360,7 +374,7 @@ def _missing_words(index: ToolIndex, session_id: str, queries: list[str]) -> str
     missing = unmatched_words(index, session_id, " ".join(queries))
     if not missing:
         return ""
-    return "\nNo tool mentions: " + ", ".join(repr(word) for word in missing) + "."
+    return "\nNo tool mentions: " + _quoted_names(missing) + "."
 
 
 def _unfiltered(
@@ -412,12 +426,12 @@ def _nothing_found(
 ) -> str:
     if metadata_filter is None:
         return (
-            f"No tools matched {query!r}. Rephrase with other words for the capability "
+            f"No tools matched {quote_value(query)}. Rephrase with other words for the capability "
             "(e.g. the action and the object: 'create invoice', 'weather forecast'), "
             "use fewer words, or select:name if you know the tool's name."
         )
     text = (
-        f"No tools with {_describe_filter(metadata_filter)} matched {query!r}. Search "
+        f"No tools with {_describe_filter(metadata_filter)} matched {quote_value(query)}. Search "
         "without the filter, or rephrase with other words for the capability."
     )
     for key in metadata_filter:
@@ -456,9 +470,10 @@ def _select(
         parts.append(f"Loaded {len(found)} tool(s), callable from your next turn:")
         parts.extend(_line(ref, summaries) for ref in found)
     if missing:
+        named = _quoted_names(missing)
+        count = f" ({len(missing):,} names)" if len(missing) > MAX_QUOTED_NAMES else ""
         parts.append(
-            f"No tool is named {', '.join(repr(m) for m in missing)}; "
-            "search by description to find the right name."
+            f"No tool is named {named}{count}; search by description to find the right name."
         )
     return SearchOutcome(
         tuple(ref.name for ref in found),

@@ -531,14 +531,18 @@ def _strip_titles(schema: Any) -> None:
 
 def _pydantic_problems(name: str, error: ValidationError) -> str:
     parts = []
-    for item in error.errors():
+    items = error.errors()
+    for item in items[:_LISTED_PROBLEMS]:
         where = ".".join(str(p) for p in item["loc"]) or "(arguments)"
         if item["type"] == "extra_forbidden":
-            parts.append(f"unexpected argument {where!r}")
+            parts.append(f"unexpected argument {quote_value(where)}")
         elif item["type"] == "missing":
-            parts.append(f"missing required argument {where!r}")
+            parts.append(f"missing required argument {quote_value(where)}")
         else:
-            parts.append(f"{where}: {item['msg']} (got {item.get('input')!r})")
+            where = where if len(where) <= QUOTE_LENGTH else quote_value(where)
+            parts.append(f"{where}: {item['msg']} (got {quote_value(item.get('input'))})")
+    if len(items) > _LISTED_PROBLEMS:
+        parts.append(f"{len(items) - _LISTED_PROBLEMS:,} more problems ({len(items):,} in all)")
     return f"invalid arguments for {name}: " + "; ".join(parts)
 
 
