@@ -440,3 +440,38 @@ def test_a_nameless_call_from_an_async_client_ends_the_async_loop(
     client = openai.AsyncOpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
     with pytest.raises(AdvisorLoopError, match="has no tool name"):
         asyncio.run(Advisor(api.model(client), tools(), ReferenceToolIndex(), auto=False).arun("x"))
+
+
+def test_a_catalog_tool_never_takes_the_search_tools_name_across_runs(
+    api: API, server: WireServer
+) -> None:
+    """Issue 38, 8: one model reused by two runs: the first (search off) sent the catalog
+    tool `tool.search` as `tool_search`; the second then sent the search tool as
+    `tool_search_<hash>`, and a call to `tool_search`, the name the system message gives,
+    ran `tool.search`."""
+    ran: list[str] = []
+    registry = tools()
+    registry.add_definition(
+        {"name": "tool.search", "description": "Search the tool shed inventory for a tool."},
+        lambda: ran.append("tool.search") or "a hammer",
+    )
+    client = openai.OpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
+    model = api.model(client)
+    server.script(
+        api.answer("nothing needed"),
+        api.calls(("c1", "tool_search", {"query": "select:get_weather"})),
+        api.calls(("c2", "get_weather", {"city": "Paris"})),
+        api.answer("Sunny in Paris."),
+    )
+    everything = Advisor(model, registry, ReferenceToolIndex(), auto=True).run("hi")
+    assert everything.text == "nothing needed"
+    first = api.tool_names(server.bodies[0])
+    assert "tool_search" not in first  # the catalog tool goes out under another name
+    assert len(first) == 5 and all(re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", n) for n in first)
+    result = Advisor(model, registry, ReferenceToolIndex(), auto=False).run("Weather in Paris?")
+    assert result.text == "Sunny in Paris."
+    assert api.tool_names(server.bodies[1]) == ["tool_search"]
+    assert "tool_search" in api.system(server.bodies[1])
+    assert "Loaded 1 tool(s)" in api.results(server.bodies[2])["c1"]
+    assert api.results(server.bodies[3])["c2"] == "sunny in Paris"
+    assert ran == []

@@ -192,6 +192,9 @@ class ChatRequest:
     `search_tool` names the advisor's search tool among `tools` (None when the request has
     none, e.g. auto mode sends every tool): an adapter with a native search tool (OpenAI
     Responses `tool_search`) sends it in that form and answers it with the found tools.
+    `reserved_names` are names an adapter must give no other tool on the wire: the
+    advisor's search tool's, in every request, searching or not, so a model reused by
+    several runs never hands that name to a catalog tool (`tool.search` -> `tool_search`).
     """
 
     messages: tuple[Message, ...]
@@ -199,6 +202,7 @@ class ChatRequest:
     deferred_tools: tuple[ToolReference, ...] = ()
     options: Mapping[str, Any] = field(default_factory=FrozenDict)
     search_tool: str | None = None
+    reserved_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -405,7 +409,9 @@ class ClientChatModel:
                 f"{type(self).__name__} cannot send deferred tools; "
                 "use a model adapter with native tool-reference support"
             )
-        # Valid names keep themselves even when an invalid one sanitises to them.
+        # Reserved names (the search tool's) first, in every request, whether it is sent or
+        # not; then valid names keep themselves even when an invalid one sanitises to them.
+        self.names.reserve(request.reserved_names)
         self.names.reserve(ref.name for ref in (*request.tools, *request.deferred_tools))
         return {"model": self.model, **self.options, **request.options, **self._build(request)}
 

@@ -501,6 +501,7 @@ class _Run:
             deferred,
             self.options,
             search_tool=self.advisor.search_name if self.search_on else None,
+            reserved_names=(self.advisor.search_name,),
         )
 
     def report(self) -> None:
