@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from duckdb_helpers import keyword_index
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout.testing.sample_catalog import sample_tools
 from toolscout_duckdb import DuckDBToolIndex
@@ -21,7 +22,7 @@ from toolscout_duckdb import DuckDBToolIndex
 from toolscout.testing.sample_catalog import sample_tools
 from toolscout import ToolReference
 
-index = DuckDBToolIndex(path=sys.argv[1])
+index = DuckDBToolIndex(path=sys.argv[1], embedder="none")  # keywords only
 index.index_tools("alpha", sample_tools())
 index.index_tools("gamma", sample_tools())  # shares alpha's set
 index.index_tools("beta", sample_tools()[:3])
@@ -38,7 +39,7 @@ import json, sys
 from toolscout_duckdb import DuckDBToolIndex
 from toolscout import ToolSearchRequest
 
-index = DuckDBToolIndex(path=sys.argv[1])
+index = DuckDBToolIndex(path=sys.argv[1], embedder="none")  # keywords only
 out = {
     "alpha": index.search(ToolSearchRequest("alpha", "slack github jira calendar", 50)).names,
     "gamma": len(index.tools("gamma")),
@@ -176,11 +177,11 @@ def test_definitions_round_trip_exactly(tmp_path: Path) -> None:
     ]
     session = "sess-ïon-天气 'quoted'"
     path = tmp_path / "tools.duckdb"
-    index = DuckDBToolIndex(path=path)
+    index = keyword_index(path=path)
     index.index_tools(session, tools)
     index.index_tools("plain", tools[:1])
     index.close()
-    again = DuckDBToolIndex(path=path)
+    again = keyword_index(path=path)
     assert sorted(again.sessions()) == sorted([session, "plain"])
     assert list(again.tools(session).values()) == tools
     assert again.search(ToolSearchRequest(session, "surrogate", 5)).names == ["lone_surrogate"]

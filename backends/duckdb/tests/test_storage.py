@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import toolscout
+from duckdb_helpers import keyword_index
 from toolscout import ConfigError, ToolReference, ToolSearchRequest
 from toolscout.catalog import to_arrow
 from toolscout.testing.sample_catalog import sample_tools
@@ -16,7 +17,7 @@ from toolscout_duckdb import DuckDBToolIndex
 
 @pytest.fixture
 def index() -> Iterator[DuckDBToolIndex]:
-    index = DuckDBToolIndex()
+    index = keyword_index()
     yield index
     index.close()
 
@@ -114,7 +115,7 @@ def bm25(
 @pytest.mark.parametrize("scoring", ["cache", "sql"])
 def test_scores_are_textbook_bm25(scoring: str) -> None:
     # The engine's scores alone: without core's coverage factor (`query_coverage`).
-    index = DuckDBToolIndex(stemming=False, stop_words=False, scoring=scoring, query_coverage=0)
+    index = keyword_index(stemming=False, stop_words=False, scoring=scoring, query_coverage=0)
     docs = {
         "w": "red apple red fruit",
         "x": "green apple",
@@ -133,7 +134,7 @@ def test_scores_are_textbook_bm25(scoring: str) -> None:
 
 
 def test_cache_and_sql_rank_alike_on_the_sample_catalog() -> None:
-    cached, plain = DuckDBToolIndex(), DuckDBToolIndex(scoring="sql")
+    cached, plain = keyword_index(), keyword_index(scoring="sql")
     tools = sample_tools()
     for index in (cached, plain):
         index.index_tools("s", tools)
@@ -167,8 +168,8 @@ def test_field_weights_change_the_ranking() -> None:
         ToolReference("calendar_tool", "Manage weather stations."),
         ToolReference("weather_tool", "Manage calendar entries."),
     ]
-    by_name = DuckDBToolIndex(name_weight=5.0, description_weight=1.0)
-    by_description = DuckDBToolIndex(name_weight=0.2, description_weight=5.0)
+    by_name = keyword_index(name_weight=5.0, description_weight=1.0)
+    by_description = keyword_index(name_weight=0.2, description_weight=5.0)
     for index in (by_name, by_description):
         index.index_tools("s", tools)
     assert names(by_name, "s", "weather")[0] == "weather_tool"
@@ -192,8 +193,8 @@ def test_parameters_are_searchable(index: DuckDBToolIndex) -> None:
 
 
 def test_stemming_and_stop_words_options() -> None:
-    stemmed = DuckDBToolIndex()
-    exact = DuckDBToolIndex(stemming=False, stop_words=False)
+    stemmed = keyword_index()
+    exact = keyword_index(stemming=False, stop_words=False)
     for index in (stemmed, exact):
         index.index_tools("s", [ToolReference("jog", "Running shoes for the runner.")])
     assert names(stemmed, "s", "runs") == ["jog"]
@@ -205,7 +206,7 @@ def test_stemming_and_stop_words_options() -> None:
 
 @pytest.mark.parametrize("scoring", ["cache", "sql"])
 def test_min_score_drops_weak_hits(scoring: str) -> None:
-    index = DuckDBToolIndex(min_score=0.5, scoring=scoring)
+    index = keyword_index(min_score=0.5, scoring=scoring)
     tools = [ToolReference(f"tool_{i}", f"Handles ledger entry number {i}.") for i in range(20)]
     tools.append(ToolReference("whale_watch", "Watch whales."))
     index.index_tools("s", tools)
@@ -268,12 +269,12 @@ def test_a_word_no_tool_has_finds_a_tool_with_a_related_word(scoring: str) -> No
     word itself outweighs a related one, and an index that does not stem has none."""
     weather = ToolReference("weather_now", "Provide the latest weather information.")
     tools = [weather, ToolReference("send_email", "Send an email.")]
-    index = DuckDBToolIndex(scoring=scoring, min_confidence=0)
+    index = keyword_index(scoring=scoring, min_confidence=0)
     index.index_tools("s", tools)
     assert names(index, "s", "rain") == ["weather_now"]
     index.index_tool("s", ToolReference("rain_radar", "Rain radar images."))
     assert names(index, "s", "rain") == ["rain_radar", "weather_now"]
     for options in ({"related_weight": 0}, {"stemming": False}):
-        plain = DuckDBToolIndex(scoring=scoring, min_confidence=0, **options)
+        plain = keyword_index(scoring=scoring, min_confidence=0, **options)
         plain.index_tools("s", tools)
         assert names(plain, "s", "rain") == []

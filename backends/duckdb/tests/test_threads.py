@@ -5,14 +5,14 @@ from __future__ import annotations
 import threading
 
 import pytest
+from duckdb_helpers import keyword_index
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout.testing.sample_catalog import sample_tools
-from toolscout_duckdb import DuckDBToolIndex
 
 
 @pytest.mark.parametrize("scoring", ["cache", "sql"])
 def test_writers_and_readers_in_threads_see_exactly_their_own_tools(scoring: str) -> None:
-    index = DuckDBToolIndex(scoring=scoring)
+    index = keyword_index(scoring=scoring)
     shared = sample_tools()
     index.index_tools("reader", shared)
     expected = index.search(ToolSearchRequest("reader", "post a message to a channel", 5)).names

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from tantivy_catalog import CATALOG
+from tantivy_catalog import CATALOG, keyword_index
 from toolscout_tantivy import TantivyToolIndex
 
 # The conformance suite's pytest plugin is opt-in: its markers, option and fixtures.
@@ -14,7 +14,7 @@ pytest_plugins = ["toolscout.testing.plugin"]
 
 @pytest.fixture
 def index() -> Iterator[TantivyToolIndex]:
-    ix = TantivyToolIndex()
+    ix = keyword_index()
     yield ix
     ix.close()
 

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from toolscout import ToolReference
+from toolscout_tantivy import TantivyToolIndex
+
+
+def keyword_index(**options: Any) -> TantivyToolIndex:
+    """The tantivy engine alone (`embedder="none"`): these tests specify its own scores,
+    matches and order; core's hybrid ranking over it has tests of its own, and the
+    conformance suite runs the default, hybrid where an embedder is installed."""
+    return TantivyToolIndex(embedder="none", **options)
 
 
 def tool(name: str, description: str, **params: str) -> ToolReference:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import toolscout
-from tantivy_catalog import CATALOG
+from tantivy_catalog import CATALOG, keyword_index
 from toolscout import ConfigError, ToolReference, ToolSearchRequest
 from toolscout.options import KeywordOptions, PersistentOptions
 from toolscout_tantivy import TantivyOptions, TantivyToolIndex
@@ -48,20 +48,20 @@ def test_the_options_model_is_core_vocabulary_plus_the_engine_own() -> None:
 
 
 def test_without_stemming_other_word_forms_do_not_match() -> None:
-    with TantivyToolIndex(stemming=False) as index:
+    with keyword_index(stemming=False) as index:
         index.index_tools("s", CATALOG)
         assert index.search(ToolSearchRequest("s", "translating")).names == []
 
 
 def test_without_stop_words_a_stop_word_query_matches() -> None:
-    with TantivyToolIndex(stop_words=False) as index:
+    with keyword_index(stop_words=False) as index:
         index.index_tools("s", [ToolReference("x", "Which one is it?")])
         assert index.search(ToolSearchRequest("s", "which")).names == ["x"]
 
 
 def test_a_zero_weight_field_neither_matches_nor_scores() -> None:
     tools = [ToolReference("a_tool", "Plain words.", {"properties": {"zebra": {}}})]
-    with TantivyToolIndex(parameters_weight=0) as index:
+    with keyword_index(parameters_weight=0) as index:
         index.index_tools("s", tools)
         assert index.search(ToolSearchRequest("s", "zebra")).names == []
 
@@ -72,13 +72,13 @@ def test_the_name_weight_decides_between_name_and_description() -> None:
         ToolReference("sky_report", "Weather for a place, weather all day."),
     ]
     for weight, first in ((4.0, "weather_now"), (0.1, "sky_report")):
-        with TantivyToolIndex(name_weight=weight) as index:
+        with keyword_index(name_weight=weight) as index:
             index.index_tools("s", tools)
             assert index.search(ToolSearchRequest("s", "weather")).names[0] == first
 
 
 def test_min_score_drops_weak_hits_but_keeps_named_tools() -> None:
-    with TantivyToolIndex(min_score=100.0) as index:
+    with keyword_index(min_score=100.0) as index:
         index.index_tools("s", CATALOG)
         assert index.search(ToolSearchRequest("s", "weather city")).names == []
         assert index.search(ToolSearchRequest("s", "get_weather")).names == ["get_weather"]
@@ -90,12 +90,12 @@ def test_a_word_no_tool_has_finds_a_tool_with_a_related_word() -> None:
     weather = ToolReference("weather_now", "Provide the latest weather information.")
     tools = [weather, ToolReference("send_email", "Send an email.")]
     radar = ToolReference("rain_radar", "Rain radar images.")
-    with TantivyToolIndex(min_confidence=0) as index:
+    with keyword_index(min_confidence=0) as index:
         index.index_tools("s", tools)
         assert index.search(ToolSearchRequest("s", "rain")).names == ["weather_now"]
         index.index_tool("s", radar)
         assert index.search(ToolSearchRequest("s", "rain")).names == ["rain_radar", "weather_now"]
     for options in ({"related_weight": 0}, {"stemming": False}):
-        with TantivyToolIndex(min_confidence=0, **options) as index:
+        with keyword_index(min_confidence=0, **options) as index:
             index.index_tools("s", tools)
             assert index.search(ToolSearchRequest("s", "rain")).names == []

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import toolscout
-from tantivy_catalog import CATALOG
+from tantivy_catalog import CATALOG, keyword_index
 from toolscout import ConfigError, ToolReference, ToolSearchRequest
 from toolscout.analysis import analyzer
 from toolscout_tantivy import TantivyToolIndex, store
@@ -39,10 +39,10 @@ def test_an_index_with_a_path_is_reopened_with_its_tools(tmp_path: Path) -> None
 
 
 def test_shared_sets_are_stored_once_and_stay_shared(tmp_path: Path) -> None:
-    with TantivyToolIndex(path=tmp_path / "ix") as index:
+    with keyword_index(path=tmp_path / "ix") as index:
         for session in ("a", "b", "c"):
             index.index_tools(session, CATALOG)
-    with TantivyToolIndex(path=tmp_path / "ix") as reopened:
+    with keyword_index(path=tmp_path / "ix") as reopened:
         assert sorted(reopened.sessions()) == ["a", "b", "c"]
         assert reopened.set_count() == 1
         assert reopened.document_count() == len(CATALOG)
@@ -52,10 +52,10 @@ def test_shared_sets_are_stored_once_and_stay_shared(tmp_path: Path) -> None:
 
 
 def test_a_replaced_tool_survives_reopen_with_its_new_text(tmp_path: Path) -> None:
-    with TantivyToolIndex(path=tmp_path / "ix") as index:
+    with keyword_index(path=tmp_path / "ix") as index:
         index.index_tools("a", CATALOG)
         index.index_tool("a", ToolReference("get_weather", "Tracks migratory whales."))
-    with TantivyToolIndex(path=tmp_path / "ix") as reopened:
+    with keyword_index(path=tmp_path / "ix") as reopened:
         assert names(reopened, "a", "whales") == ["get_weather"]
         assert "get_weather" not in names(reopened, "a", "city")
         assert reopened.document_count("a") == len(CATALOG)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tantivy_catalog import CATALOG
+from tantivy_catalog import CATALOG, keyword_index
 from toolscout import ToolReference, ToolSearchRequest
 from toolscout_tantivy import TantivyToolIndex
 
@@ -144,7 +144,7 @@ def test_a_tool_with_more_of_the_query_beats_one_word_many_times() -> None:
     query = "storm forecast for my city"
     ranked = {}
     for power in (0.0, 1.0):
-        index = TantivyToolIndex(query_coverage=power)
+        index = keyword_index(query_coverage=power)
         index.index_tools("s", tools)
         ranked[power] = names(index, query, "s", 2)
         index.close()
