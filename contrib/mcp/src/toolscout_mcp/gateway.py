@@ -98,6 +98,10 @@ def _text(text: str) -> list[types.ContentBlock]:
     return [types.TextContent(type="text", text=text)]
 
 
+#: The longest account of an unexpected error the log gets.
+_LOGGED_ERROR_LENGTH = 2_000
+
+
 def _keys(names: Sequence[str]) -> str:
     """Unexpected argument names as an error lists them: a few, quoted short, and a count."""
     shown = ", ".join(quote_value(name) for name in names[:5])
@@ -352,10 +356,15 @@ class Gateway:
             message = redact_text(error.error.message, self._secrets())
             return tool_error(f"the MCP server refused the call: {message}")
         except Exception as error:  # anything else: its text may quote the configuration
-            secrets = self._secrets()
+            # Secrets are blanked in the whole text first, then it is cut short: cutting
+            # (or quoting) first could leave part of a secret that no longer matches.
+            logged = redact_text(
+                f"{params.name} failed: {type(error).__name__}: {error}", self._secrets()
+            )
+            if len(logged) > _LOGGED_ERROR_LENGTH:
+                logged = f"{logged[:_LOGGED_ERROR_LENGTH]}… ({len(logged):,} characters)"
+            _log_to_stderr(logged)
             name = quote_value(params.name)
-            detail = quote_value(str(error), 2_000)
-            _log_to_stderr(redact_text(f"{name} failed: {type(error).__name__}: {detail}", secrets))
             return tool_error(
                 f"{name} failed ({type(error).__name__}); the gateway's log has the details"
             )
