@@ -51,6 +51,9 @@ CLAUSE_BAR = 0.85
 #: about five tools, and a longer page would let weaker clause hits in.
 CLAUSE_DEPTH = 5
 
+#: Hits asked of each clause at most.
+CLAUSE_LIST = 10
+
 #: A clause's best tool is added (vector backends) if its trust, for the clause alone,
 #: reaches this: a preamble ("I need some help.") finds no tool it trusts.
 CLAUSE_CONFIDENCE = 0.85
@@ -76,8 +79,11 @@ def search_by_clause(query: Query, search: Search, analyzer: Analyzer) -> tuple[
         return hits, total
     bar = CLAUSE_BAR * hits[min(CLAUSE_DEPTH, query.limit, len(hits)) - 1].score
     lists = [hits]
+    # A clause's hits past its first few rarely clear the bar: a deep page (the candidates
+    # of core's hybrid ranking) asks each clause for no more than a page a model reads.
+    depth = min(query.limit, CLAUSE_LIST)
     for part in parts:
-        found, _ = search(Query(part, query.limit, analyzer=analyzer, allowed=query.allowed))
+        found, _ = search(Query(part, depth, analyzer=analyzer, allowed=query.allowed))
         lists.append([hit for hit in found if hit.score >= bar])
     merged: dict[str, ToolHit] = {}
     for rank in range(max(map(len, lists))):

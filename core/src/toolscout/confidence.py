@@ -55,6 +55,7 @@ __all__ = [
     "DEFAULT_FIT",
     "DEFAULT_MIN_CONFIDENCE",
     "DEPTH",
+    "KEYWORD_VOUCH",
     "SIMILARITY_FITS",
     "CatalogProfile",
     "Evidence",
@@ -97,6 +98,12 @@ DEPTH = 3
 #   The weight: the largest of 0.25, 0.5, ... at which the floor costs BFCL's hit@5 (the
 #   dense dev set it was chosen on) at most 0.0025; confirmed on Seal-Tools and on
 #   requests far from the demo catalog (docs/confidence.md).
+#: A hybrid answer (a keyword engine's hits fused with vectors: `toolscout.ranking`) is as
+#: confident as its keyword evidence alone when that reaches this: a tool with the request's
+#: words, two or more of them, is what was asked however its text embeds (a word-vector
+#: model averages a long name's tokens into noise). With the static embedder it changes no
+#: answer of the dev sets nor of the far requests (docs/confidence.md).
+KEYWORD_VOUCH = 0.95
 #: The default `min_confidence`: an answer less confident than this is empty.
 DEFAULT_MIN_CONFIDENCE = 0.3
 #: A word no tool contains weighs this many times the catalog's rarest word.

@@ -438,10 +438,27 @@ class IndexChores(ABC):
                 profile, query.terms, engine, query.nearest, query.allowed, density, fit
             )
             confidence = max(confidence, nearest)
+            if query.keyword_hits:
+                confidence = max(confidence, self._keyword_vouch(toolset, query))
         query.confidence = confidence
         if not named and not query.exact and confidence < self.options.min_confidence:
             return [], 0
         return hits, total
+
+    def _keyword_vouch(self, toolset: ToolSet, query: Query) -> float:
+        """A hybrid answer's keyword evidence, when it alone is sure (0 otherwise): the
+        keyword confidence of the engine's first hits, if at least `KEYWORD_VOUCH`."""
+        from toolscout.confidence import (
+            KEYWORD_VOUCH,
+            answer_confidence,
+            confidences,
+            profile_of,
+        )
+
+        purposes = profile_of(toolset, self.analyzer, purpose=True)
+        first = query.keyword_hits[:CONFIDENCE_DEPTH]
+        vouched = answer_confidence(confidences(purposes, query.terms, first))
+        return vouched if vouched >= KEYWORD_VOUCH else 0.0
 
     def close(self) -> None:
         """Release resources (files, connections). The index is unusable afterwards."""

@@ -42,6 +42,10 @@ class Query:
         #: How alike the set's tools are (`toolscout.vectors.SetVectors.density`), set by
         #: an engine that measures it: similarity confidence discounts a dense set's.
         self.density: float | None = None
+        #: The keyword engine's hits, best first, when core's hybrid ranking fused them
+        #: with vectors (`toolscout.ranking`): their keyword evidence can vouch for the
+        #: answer (`toolscout.confidence.KEYWORD_VOUCH`).
+        self.keyword_hits: tuple[str, ...] = ()
         #: Set by an engine that matched the query as written (a regular expression), not
         #: by its words: core then keeps the answer whatever its confidence.
         self.exact = False

@@ -23,7 +23,6 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from toolscout.errors import ConfigError
 from toolscout.toolsets import PerSet
 from toolscout.types import ToolHit
 
@@ -66,7 +65,7 @@ def keyword_embedder(backend: str, options: KeywordOptions) -> Embedder | None:
     """
     from toolscout.config import load_settings
     from toolscout.embedders import load_embedder
-    from toolscout.plugins import UnknownEmbedderError, install_command, registry
+    from toolscout.plugins import install_command, registry
 
     name = options.embedder
     if name is not None and name.lower() == NO_EMBEDDER:
@@ -76,9 +75,9 @@ def keyword_embedder(backend: str, options: KeywordOptions) -> Embedder | None:
         name = settings.embedder
     if name is not None:
         return load_embedder(name, settings=settings, **options.embedder_options)
-    try:
-        registry.embedder(DEFAULT_KEYWORD_EMBEDDER)
-    except (UnknownEmbedderError, ConfigError):
+    # Asked of the entry points, not the registry: an unknown name makes the registry import
+    # every plugin to look for it.
+    if DEFAULT_KEYWORD_EMBEDDER not in registry.entry_points():
         with _warned_lock:
             first = backend not in _warned
             _warned.add(backend)
@@ -152,6 +151,7 @@ class HybridRanking:
         by_vector = found.nearest(vectors, wanted, query.allowed)
         query.nearest = by_vector[0][1] if by_vector else None
         keyword = [hit.name for hit in keyword_hits]
+        query.keyword_hits = tuple(keyword)
         similarity = dict(by_vector)
         missing = [name for name in keyword if name not in similarity]
         similarity.update(zip(missing, found.similarities(missing, vectors), strict=True))

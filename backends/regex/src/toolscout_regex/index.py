@@ -151,6 +151,8 @@ class _Compiled:
     name_terms: dict[str, Posting]
     # Tool name → its position in `refs` (for `Query.allowed`).
     docs: dict[str, int]
+    # Each tool's place in name order (an array by position in `refs`): ties sort by name.
+    name_order: Any
     # Query term → its postings merged with its prefix expansions and related words, filled
     # as queries arrive.
     expanded: dict[str, Posting] = field(default_factory=dict)
@@ -292,6 +294,7 @@ class RegexToolIndex(ToolIndexBase):
             vocabulary=sorted(postings),
             name_terms={term: _posting(found) for term, found in name_terms.items()},
             docs={ref.name: doc for doc, ref in enumerate(refs)},
+            name_order=_name_order(refs),
         )
 
     # --- searching ---------------------------------------------------------------------
@@ -541,15 +544,22 @@ def _top_array(
         threshold = np.partition(values, total - limit)[total - limit]
         keep = values >= threshold
         docs, values = docs[keep], values[keep]
+    # Best first, ties by name, sorted in numpy.
+    order = np.lexsort((compiled.name_order[docs], -values))[:limit]
     refs = compiled.refs
-    ranked = sorted(
-        zip(values.tolist(), docs.tolist(), strict=True),
-        key=lambda hit: (-hit[0], refs[hit[1]].name),
-    )
     return [
         ToolHit(refs[doc].name, round(score, 6), compiled.summary(doc))
-        for score, doc in ranked[:limit]
+        for score, doc in zip(values[order].tolist(), docs[order].tolist(), strict=True)
     ], total
+
+
+def _name_order(refs: Sequence[ToolReference]) -> Any:
+    """Each tool's place when the tools are sorted by name, by position in `refs`."""
+    import numpy as np
+
+    order = np.empty(len(refs), dtype=np.intp)
+    order[sorted(range(len(refs)), key=lambda doc: refs[doc].name)] = np.arange(len(refs))
+    return order
 
 
 def _posting(found: list[tuple[int, float]]) -> Posting:

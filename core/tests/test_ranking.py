@@ -1,0 +1,153 @@
+"""Core's hybrid ranking of keyword engines (`toolscout.ranking`): which embedder a keyword
+backend takes, how its hits fuse with vectors, and what the answer's confidence weighs."""
+
+from __future__ import annotations
+
+import logging
+import types
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+import toolscout
+from toolscout import ToolReference, ToolSearchRequest
+from toolscout.options import KeywordOptions
+from toolscout.plugins import registry
+from toolscout.ranking import RANK_SHAPE, fuse_by_rank
+from toolscout.testing.reference import ReferenceToolIndex
+from toolscout.toolsets import ToolSet
+
+SESSION = "s"
+
+
+class WordsEmbedder:
+    """Bag of hashed words: texts sharing words are similar (a real, if crude, model)."""
+
+    name: ClassVar[str] = "test-words"
+    model_id = "test-words-64"
+    dimension = 64
+
+    def embed(self, texts: Any) -> Any:
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.lower().replace(":", " ").replace(";", " ").split():
+                out[row, sum(map(ord, word)) % self.dimension] += 1.0
+        return out
+
+
+class KeywordReference(ReferenceToolIndex):
+    """The reference engine with a keyword backend's options: core makes it hybrid."""
+
+    name: ClassVar[str] = "keyword-reference"
+    Options: ClassVar[type[KeywordOptions]] = KeywordOptions
+
+
+@pytest.fixture
+def words_embedder() -> Iterator[None]:
+    """`test-words` registered on the process-wide registry while the test runs."""
+
+    def register_embedders(register: Callable[[type[Any]], None]) -> None:
+        register(WordsEmbedder)
+
+    plugin = types.ModuleType("test_words_plugin")
+    plugin.register_embedders = toolscout.hookimpl(register_embedders)  # type: ignore[attr-defined]
+    registry.register_plugin(plugin, name="test-words-plugin")
+    try:
+        yield
+    finally:
+        registry.unregister_plugin("test-words-plugin")
+
+
+TOOLS = [
+    ToolReference("get_weather", "Weather forecast for a city."),
+    ToolReference("send_email", "Send an email message to a recipient."),
+    ToolReference("create_invoice", "Create an invoice for a customer."),
+]
+
+
+def test_a_keyword_backend_named_an_embedder_fuses_with_its_vectors(words_embedder: None) -> None:
+    index = KeywordReference(embedder="test-words", min_confidence=0)
+    assert index.ranking is not None
+    assert index.capabilities.vectors, "an index that searches by vectors says so"
+    assert not KeywordReference.capabilities.vectors, "the class keeps what it declares"
+    index.index_tools(SESSION, TOOLS)
+    response = index.search(ToolSearchRequest(SESSION, "weather forecast", 3))
+    assert response.names[0] == "get_weather"
+    # Scores are similarity floors: at most 1, descending.
+    scores = [hit.score for hit in response]
+    assert scores == sorted(scores, reverse=True) and scores[0] <= 1.0
+
+
+def test_embedder_none_keeps_a_keyword_backend_to_its_engine(words_embedder: None) -> None:
+    index = KeywordReference(embedder="none")
+    assert index.ranking is None and not index.capabilities.vectors
+    index.index_tools(SESSION, TOOLS)
+    hits = index.search(ToolSearchRequest(SESSION, "weather forecast", 3)).references
+    assert [hit.name for hit in hits] == ["get_weather"], "keywords alone match one tool"
+    assert hits[0].score > 1.0, "the engine's own score, not a similarity"
+
+
+def test_a_missing_default_embedder_warns_once_with_the_install_line(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLSCOUT_LOAD_PLUGINS", "")  # nothing installed loads
+    monkeypatch.setattr("toolscout.ranking._warned", set())
+    monkeypatch.setattr("toolscout.plugins.registry", type(registry)())
+    with caplog.at_level(logging.WARNING, logger="toolscout"):
+        first = KeywordReference()
+        KeywordReference()
+    assert first.ranking is None
+    warnings = [r.getMessage() for r in caplog.records if "keywords only" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    assert "pip install ./core ./contrib/static && pip install --no-deps wordllama" in warnings[0]
+    assert "embedder=none" in warnings[0]
+
+
+def test_an_embedder_named_but_not_installed_is_an_error() -> None:
+    with pytest.raises(toolscout.UnknownEmbedderError, match="no-such-embedder"):
+        KeywordReference(embedder="no-such-embedder")
+
+
+def test_fusion_keeps_the_engines_order_among_equally_similar_tools() -> None:
+    toolset = ToolSet.of("set", [ToolReference(n, n) for n in ("a", "b", "c", "d")])
+    similarity = {"a": 0.2, "b": 0.2, "c": 0.2, "d": 0.9}
+    # The engine put c first, then a: equal similarity leaves its order.
+    hits = fuse_by_rank(toolset, ["c", "a"], similarity, 0.0, 0.0, 4)
+    assert [hit.name for hit in hits][:2] == ["c", "a"]
+    # A tool far more similar than the keyword hits outranks them once vectors weigh.
+    weighed = fuse_by_rank(toolset, ["c", "a"], similarity, 2.0, 0.0, 4)
+    assert weighed[0].name == "d"
+    # ... by exactly its margin: d's 2 x 0.9 beats c's 2 x 0.2 + 1 (the first rank's share).
+    assert 2 * 0.2 + RANK_SHAPE / RANK_SHAPE < 2 * 0.9
+
+
+def test_fusion_reports_a_descending_similarity_floor_and_honours_min_score() -> None:
+    toolset = ToolSet.of("set", [ToolReference(n, n) for n in ("a", "b", "c")])
+    similarity = {"a": 0.1, "b": 0.5, "c": 0.4}
+    hits = fuse_by_rank(toolset, ["a", "b", "c"], similarity, 0.5, 0.3, 3)
+    # `a` is the first keyword hit but less similar than min_score: ranked last.
+    assert [hit.name for hit in hits] == ["b", "c", "a"]
+    assert [hit.score for hit in hits] == [0.5, 0.4, 0.1]
+
+
+def test_a_tool_with_every_word_of_the_request_is_kept_however_its_text_embeds(
+    words_embedder: None,
+) -> None:
+    # A name of 120 other words drowns the description's in the tool's vector, so the
+    # similarity alone says nothing fits; the keyword evidence (both words, corroborated)
+    # vouches for the answer.
+    long_name = "_".join(f"part{number}" for number in range(120)) + "_weather"
+    index = KeywordReference(embedder="test-words")
+    index.index_tools(SESSION, [ToolReference(long_name, "Weather forecast for a city.")])
+    response = index.search(ToolSearchRequest(SESSION, "weather forecast"))
+    assert response.names == [long_name]
+    assert response.confidence is not None and response.confidence >= 0.95
+
+
+def test_a_request_the_catalog_does_not_cover_is_still_refused(words_embedder: None) -> None:
+    index = KeywordReference(embedder="test-words")
+    index.index_tools(SESSION, TOOLS)
+    response = index.search(ToolSearchRequest(SESSION, "bake sourdough loaves"))
+    assert response.names == []
+    assert response.confidence is not None and response.confidence < 0.3
