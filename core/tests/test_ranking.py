@@ -11,12 +11,13 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 import toolscout
-from toolscout import ToolReference, ToolSearchRequest
+from toolscout import ToolReference, ToolSearchRequest, ToolSearchResponse
 from toolscout.options import KeywordOptions
 from toolscout.plugins import registry
 from toolscout.ranking import RANK_SHAPE, fuse_by_rank
 from toolscout.testing.reference import ReferenceToolIndex
 from toolscout.toolsets import ToolSet
+from toolscout.types import BELOW_CONFIDENCE, FILTERED, NO_MATCH
 
 SESSION = "s"
 
@@ -151,3 +152,72 @@ def test_a_request_the_catalog_does_not_cover_is_still_refused(words_embedder: N
     response = index.search(ToolSearchRequest(SESSION, "bake sourdough loaves"))
     assert response.names == []
     assert response.confidence is not None and response.confidence < 0.3
+
+
+# --- what the response tells the model, worked out where the search runs -----------------
+
+
+#: A request one word of which (of twelve) a tool has.
+FAR = "email teleport llamas alpacas ponies goats zebras yaks bison camels oxen mules"
+
+
+def test_an_empty_answer_says_why() -> None:
+    index = ReferenceToolIndex()
+    tools = [
+        ToolReference("send_email", "Send an email.", metadata={"server": "mail"}),
+        ToolReference("get_weather", "Weather forecast.", metadata={"server": "meteo"}),
+    ]
+    index.index_tools(SESSION, tools)
+    nothing = index.search(ToolSearchRequest(SESSION, "teleport llamas"))
+    assert (nothing.empty_reason, nothing.confidence) == (NO_MATCH, None)
+    filtered = index.search(ToolSearchRequest(SESSION, "email", 5, {"server": "nowhere"}))
+    assert filtered.empty_reason == FILTERED
+    # One word of twelve matches: below the default floor.
+    weak = index.search(ToolSearchRequest(SESSION, FAR))
+    assert weak.names == [] and weak.empty_reason == BELOW_CONFIDENCE
+    assert weak.confidence is not None and weak.confidence < index.options.min_confidence
+    found = index.search(ToolSearchRequest(SESSION, "send an email"))
+    assert found.names and found.empty_reason is None
+
+
+def test_the_words_no_tool_has_are_those_no_permitted_tool_has() -> None:
+    index = ReferenceToolIndex(min_confidence=0)
+    index.index_tools(
+        SESSION,
+        [
+            ToolReference("send_email", "Send an email.", metadata={"server": "mail"}),
+            ToolReference("get_weather", "Weather forecast.", metadata={"server": "meteo"}),
+        ],
+    )
+    everywhere = index.search(ToolSearchRequest(SESSION, "email weather llamas"))
+    assert everywhere.unmatched_words == ("llamas",)
+    # Through a filter, a word only a tool it hides has is a word no tool has.
+    mail = index.search(ToolSearchRequest(SESSION, "email weather llamas", 5, {"server": "mail"}))
+    assert mail.unmatched_words == ("weather", "llamas")
+    assert ToolSearchResponse.from_dict(mail.to_dict()) == mail
+
+
+def test_tool_search_tells_the_model_a_weak_answer_from_no_answer() -> None:
+    from toolscout.advisor.search_tool import run_search
+
+    index = ReferenceToolIndex()
+    tools = {"send_email": ToolReference("send_email", "Send an email.")}
+    index.index_tools(SESSION, list(tools.values()))
+
+    def ask(query: str) -> str:
+        return run_search(
+            {"query": query},
+            session_id=SESSION,
+            index=index,
+            known=tools.get,
+            default_max_results=5,
+            max_results_limit=5,
+        ).text
+
+    weak = ask(FAR)
+    assert weak.startswith("No tool fits") and "confidence 0." in weak
+    assert "No tool mentions: 'teleport', 'llamas', 'alpacas', 'ponies', 'goats'." in weak
+    # A hit the search keeps but is not sure of is shown as weak.
+    kept = ask("email teleport llamas alpacas")
+    assert "- send_email: Send an email. (weak match, confidence 0.4" in kept
+    assert ask("teleport llamas").startswith("No tools matched")

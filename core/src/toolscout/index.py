@@ -30,7 +30,10 @@ from toolscout.filters import matches
 from toolscout.query import Query
 from toolscout.toolsets import SessionLedger, StoredState, ToolSet
 from toolscout.types import (
+    BELOW_CONFIDENCE,
+    FILTERED,
     MAX_SESSION_ID_LENGTH,
+    NO_MATCH,
     SearchMetadata,
     ToolHit,
     ToolReference,
@@ -38,6 +41,7 @@ from toolscout.types import (
     ToolSearchResponse,
     check_key,
 )
+from toolscout.unmatched import unmatched_in
 
 if TYPE_CHECKING:
     from toolscout.confidence import SimilarityFit
@@ -324,7 +328,9 @@ class IndexChores(ABC):
                     name for name, tool in toolset.tools.items() if matches(tool.metadata, wanted)
                 )
                 if not allowed:
-                    return ToolSearchResponse.empty(self.name, (time.perf_counter() - start) * 1e3)
+                    return ToolSearchResponse.empty(
+                        self.name, (time.perf_counter() - start) * 1e3, FILTERED
+                    )
             named = toolset.named(name_candidates(text))
             if allowed is not None:
                 named = [name for name in named if name in allowed]
@@ -346,9 +352,19 @@ class IndexChores(ABC):
             except StaleSet:
                 continue
             hits, total = self._rank(toolset, query, hits, total)
+            reason = None
+            if not hits:
+                # The confidence is known when tools matched and the floor emptied the answer.
+                reason = NO_MATCH if query.confidence is None else BELOW_CONFIDENCE
+            missing = unmatched_in(toolset, self.analyzer, text, allowed)
             elapsed_ms = (time.perf_counter() - start) * 1000.0
             return ToolSearchResponse(
-                tuple(hits[:limit]), total, SearchMetadata(self.name, elapsed_ms), query.confidence
+                tuple(hits[:limit]),
+                total,
+                SearchMetadata(self.name, elapsed_ms),
+                query.confidence,
+                tuple(missing),
+                reason,
             )
         raise StoreRaceError(
             f"{self.name}: the tool set of session {request.session_id!r} kept changing while "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -18,11 +18,17 @@ if TYPE_CHECKING:
     from toolscout.text import ToolText
 
 __all__ = [
+    "BELOW_CONFIDENCE",
+    "EMPTY_REASONS",
+    "FILTERED",
     "MAX_QUERY_LENGTH",
     "MAX_RESULTS_LIMIT",
     "MAX_SCHEMA_DEPTH",
     "MAX_SESSION_ID_LENGTH",
     "MAX_TOOL_NAME_LENGTH",
+    "NOT_PERMITTED",
+    "NO_MATCH",
+    "SERVER_UNAVAILABLE",
     "FrozenDict",
     "SearchMetadata",
     "ToolHit",
@@ -405,19 +411,42 @@ class SearchMetadata:
         )
 
 
+#: Why an answer is empty (`ToolSearchResponse.empty_reason`): no tool matched the query
+#: (or the session holds none) ...
+NO_MATCH = "no_match"
+#: ... tools matched, but the answer's confidence is below the index's `min_confidence` ...
+BELOW_CONFIDENCE = "below_confidence"
+#: ... the request's metadata filter let no tool through ...
+FILTERED = "filtered"
+#: ... (a gateway) the servers that would answer are down ...
+SERVER_UNAVAILABLE = "server_unavailable"
+#: ... (a gateway) the caller may see none of the tools that matched.
+NOT_PERMITTED = "not_permitted"
+EMPTY_REASONS = (NO_MATCH, BELOW_CONFIDENCE, FILTERED, SERVER_UNAVAILABLE, NOT_PERMITTED)
+
+
 @dataclass(frozen=True)
 class ToolSearchResponse:
     """The ranked hits of a search, best first, plus how many tools matched in all.
 
-    `confidence` is the answer's (its best hits', 0 to 1; see `toolscout.confidence`), also
-    when the answer is empty because it fell below the index's `min_confidence`; None when
-    no confidence was computed (nothing matched, or a backend of its own).
+    What the model and the user are told is worked out here, once, where the search runs;
+    `tool_search`, the command line and `--json` render it:
+
+    - `confidence` is the answer's (its best hits', 0 to 1; see `toolscout.confidence`),
+      also when the answer is empty because it fell below the index's `min_confidence`;
+      None when no confidence was computed (nothing matched, or a backend of its own).
+    - `unmatched_words`: the query's words no tool of the session (of those a metadata
+      filter lets through) contains, as written (at most `toolscout.unmatched.MAX_LISTED_WORDS`).
+    - `empty_reason`: why an empty answer is empty (None when there are hits): one of
+      `EMPTY_REASONS`.
     """
 
     references: tuple[ToolHit, ...]
     total_matches: int
     metadata: SearchMetadata
     confidence: float | None = None
+    unmatched_words: tuple[str, ...] = ()
+    empty_reason: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "references", tuple(self.references))
@@ -438,6 +467,8 @@ class ToolSearchResponse:
             "total_matches": self.total_matches,
             "metadata": self.metadata.to_dict(),
             "confidence": self.confidence,
+            "unmatched_words": list(self.unmatched_words),
+            "empty_reason": self.empty_reason,
         }
 
     def to_json(self) -> str:
@@ -450,8 +481,22 @@ class ToolSearchResponse:
             total_matches=int(data["total_matches"]),
             metadata=SearchMetadata.from_dict(data["metadata"]),
             confidence=None if data.get("confidence") is None else float(data["confidence"]),
+            unmatched_words=tuple(data.get("unmatched_words") or ()),
+            empty_reason=data.get("empty_reason"),
         )
 
     @classmethod
-    def empty(cls, backend: str, elapsed_ms: float = 0.0) -> ToolSearchResponse:
-        return cls((), 0, SearchMetadata(backend, elapsed_ms))
+    def empty(
+        cls,
+        backend: str,
+        elapsed_ms: float = 0.0,
+        reason: str = NO_MATCH,
+        unmatched_words: Sequence[str] = (),
+    ) -> ToolSearchResponse:
+        return cls(
+            (),
+            0,
+            SearchMetadata(backend, elapsed_ms),
+            unmatched_words=tuple(unmatched_words),
+            empty_reason=reason,
+        )

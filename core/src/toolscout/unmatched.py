@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from toolscout.analysis import Analyzer
-from toolscout.index import ToolIndex
-from toolscout.toolsets import set_fingerprint
+from toolscout.toolsets import PerSet, ToolSet, set_fingerprint
+from toolscout.types import ToolReference
 
-__all__ = ["MAX_LISTED_WORDS", "unmatched_words"]
+__all__ = ["MAX_LISTED_WORDS", "unmatched_in", "unmatched_words"]
 
 MAX_LISTED_WORDS = 5
 """Query words no tool contains that a result names."""
@@ -30,11 +30,13 @@ _vocabularies: weakref.WeakKeyDictionary[Any, dict[str, frozenset[str]]] = (
 _vocabulary_lock = threading.Lock()
 
 
-def unmatched_words(index: ToolIndex, session_id: str, query: str) -> list[str]:
+def unmatched_words(index: Any, session_id: str, query: str) -> list[str]:
     """The words of `query` that no tool of the session contains, as the model wrote them.
 
     Uses the index's analyzer (stemming, stop words: `sending` matches `send`), so only
-    words that mean something count. Empty for an index that does not list its tools.
+    words that mean something count. Empty for an index that does not list its tools. An
+    index on core's bases reports them with each search (`ToolSearchResponse
+    .unmatched_words`); this reads the session again, for an index that does not.
     """
     lister = getattr(index, "tools", None)
     analysis = getattr(index, "analyzer", None)
@@ -51,17 +53,46 @@ def unmatched_words(index: ToolIndex, session_id: str, query: str) -> list[str]:
         cached = _vocabularies.setdefault(index, {})
         vocabulary = cached.get(key)
     if vocabulary is None:
-        terms: set[str] = set()
-        for tool in tools.values():
-            for field in analysis.tool_terms(tool).fields:
-                terms.update(field)
-        vocabulary = frozenset(terms)
+        vocabulary = _vocabulary(tools.values(), analysis)
         with _vocabulary_lock:
             cached.clear()  # one catalog per index at a time is the common case
             cached[key] = vocabulary
+    return _missing(query, vocabulary, analysis)
+
+
+# Each set's vocabulary, by analysis, built on first use and dropped with the set.
+_set_vocabularies: PerSet[frozenset[str]] = PerSet()
+
+
+def unmatched_in(
+    toolset: ToolSet, analysis: Analyzer, query: str, allowed: Collection[str] | None = None
+) -> list[str]:
+    """`unmatched_words` for a set core already holds (of its tools in `allowed`, when a
+    metadata filter let only those through: a word only a hidden tool has is unmatched)."""
+    if allowed is None:
+        vocabulary = _set_vocabularies.get(
+            toolset, lambda: _vocabulary(toolset.tools.values(), analysis), analysis.signature
+        )
+    else:
+        tools = toolset.tools
+        vocabulary = _vocabulary((tools[name] for name in allowed if name in tools), analysis)
+    return _missing(query, vocabulary, analysis)
+
+
+def _vocabulary(tools: Iterable[ToolReference], analysis: Analyzer) -> frozenset[str]:
+    terms: set[str] = set()
+    for tool in tools:
+        for field in analysis.tool_terms(tool).fields:
+            terms.update(field)
+    return frozenset(terms)
+
+
+def _missing(query: str, vocabulary: frozenset[str], analysis: Analyzer) -> list[str]:
     missing = []
     for word in dict.fromkeys(_QUERY_WORD.findall(query)):
         wanted = analysis.query_terms(word)
         if wanted and not any(term in vocabulary for term in wanted):
             missing.append(word)
-    return missing[:MAX_LISTED_WORDS]
+            if len(missing) == MAX_LISTED_WORDS:
+                break
+    return missing

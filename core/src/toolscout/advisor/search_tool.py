@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +24,14 @@ from toolscout import telemetry
 from toolscout.errors import quote_value
 from toolscout.filters import matches
 from toolscout.index import ToolIndex
-from toolscout.types import MAX_RESULTS_LIMIT, ToolReference, ToolSearchRequest
-from toolscout.unmatched import unmatched_words
+from toolscout.types import (
+    BELOW_CONFIDENCE,
+    MAX_RESULTS_LIMIT,
+    ToolReference,
+    ToolSearchRequest,
+    ToolSearchResponse,
+)
+from toolscout.unmatched import MAX_LISTED_WORDS, unmatched_words
 
 __all__ = [
     "FILTER_KEYS",
@@ -307,34 +313,35 @@ def _run_search(
     began = time.perf_counter()
     found = [_search(index, session_id, text, count, metadata_filter, known) for text in queries]
     elapsed = (time.perf_counter() - began) * 1000.0
-    names = tuple(dict.fromkeys(ref.name for refs, _ in found for ref in refs))
+    names = tuple(dict.fromkeys(hit.ref.name for hits, _, _ in found for hit in hits))
     shown = " | ".join(queries)
+    responses = [response for _, _, response in found]
     if not names:
-        text = _nothing_found(query, metadata_filter, filters)
+        text = _nothing_found(query, metadata_filter, filters, responses)
         if metadata_filter is not None:
             text += _unfiltered(index, session_id, query, known)
-        text += _missing_words(index, session_id, queries)
+        text += _missing_words(index, session_id, queries, responses)
         return SearchOutcome(
             (), text, query=shown, elapsed_ms=elapsed, metadata_filter=metadata_filter
         )
     if len(queries) == 1:
-        refs, total = found[0]
-        lines = [_header(len(refs), total, ":"), *(_line(ref, summaries) for ref in refs)]
+        hits, total, _ = found[0]
+        lines = [_header(len(hits), total, ":"), *(_line(hit, summaries) for hit in hits)]
     else:
         lines = [
             f"Found {len(names)} tool(s) for {len(queries)} queries, callable from your next turn:"
         ]
         listed: set[str] = set()
-        for text, (refs, total) in zip(queries, found, strict=True):
-            fresh = [ref for ref in refs if ref.name not in listed]
-            listed.update(ref.name for ref in fresh)
-            header = f"{quote_value(text)}: " + _header(len(refs), total, "", callable_=False)
-            again = [ref.name for ref in refs if ref not in fresh]
+        for text, (hits, total, _) in zip(queries, found, strict=True):
+            fresh = [hit for hit in hits if hit.ref.name not in listed]
+            listed.update(hit.ref.name for hit in fresh)
+            header = f"{quote_value(text)}: " + _header(len(hits), total, "", callable_=False)
+            again = [hit.ref.name for hit in hits if hit not in fresh]
             if again:
                 header += f" (also {', '.join(again)}, above)"
             lines.append(header)
-            lines.extend(_line(ref, summaries) for ref in fresh)
-    text = "\n".join(lines) + _missing_words(index, session_id, queries)
+            lines.extend(_line(hit, summaries) for hit in fresh)
+    text = "\n".join(lines) + _missing_words(index, session_id, queries, responses)
     if note:
         text += f"\n(note: {note})"
     return SearchOutcome(
@@ -369,22 +376,46 @@ def _header(shown: int, total: int, end: str, *, callable_: bool = True) -> str:
     return f"Found {counted}, callable from your next turn{end}"
 
 
-def _missing_words(index: ToolIndex, session_id: str, queries: list[str]) -> str:
-    """`No tool mentions 'x'.` for the query words no tool of the session contains."""
-    missing = unmatched_words(index, session_id, " ".join(queries))
+def _missing_words(
+    index: ToolIndex,
+    session_id: str,
+    queries: list[str],
+    responses: Sequence[ToolSearchResponse | None],
+) -> str:
+    """`No tool mentions 'x'.` for the query words no tool of the session contains: as
+    each search reported them (core's bases do), else read from the index."""
+    if all(response is not None for response in responses) and _reports_words(index):
+        reported = [response for response in responses if response is not None]
+        words = (word for response in reported for word in response.unmatched_words)
+        missing = list(dict.fromkeys(words))[:MAX_LISTED_WORDS]
+    else:
+        missing = unmatched_words(index, session_id, " ".join(queries))
     if not missing:
         return ""
     return "\nNo tool mentions: " + _quoted_names(missing) + "."
+
+
+def _reports_words(index: ToolIndex) -> bool:
+    """Whether the index's responses carry `unmatched_words` (core's bases fill them)."""
+    return getattr(index, "validates_options", False) is True
 
 
 def _unfiltered(
     index: ToolIndex, session_id: str, query: str, known: Callable[[str], ToolReference | None]
 ) -> str:
     """How many tools match without the filter (the model's next step is to drop it)."""
-    refs, total = _search(index, session_id, query, 1, None, known)
-    if not refs:
+    hits, total, _ = _search(index, session_id, query, 1, None, known)
+    if not hits:
         return ""
-    return f" Without the filter {max(total, 1)} tool(s) match, e.g. {refs[0].name}."
+    return f" Without the filter {max(total, 1)} tool(s) match, e.g. {hits[0].ref.name}."
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A tool the search found, with the confidence core gave it (None: not computed)."""
+
+    ref: ToolReference
+    confidence: float | None = None
 
 
 def _search(
@@ -394,9 +425,10 @@ def _search(
     count: int,
     metadata_filter: Mapping[str, Any] | None,
     known: Callable[[str], ToolReference | None],
-) -> tuple[list[ToolReference], int]:
-    """The session's tools the index finds, best first, at most `count`, filter applied,
-    and how many tools matched in all (at least those returned).
+) -> tuple[list[_Found], int, ToolSearchResponse | None]:
+    """The session's tools the index finds, best first, at most `count`, filter applied;
+    how many tools matched in all (at least those returned); and the index's response
+    (None when the filter was applied here).
 
     An index without the `metadata_filter` capability (a third-party backend) is asked for
     more hits, which are filtered here with core's matcher.
@@ -405,25 +437,38 @@ def _search(
     if metadata_filter is None or capable:
         request = ToolSearchRequest(session_id, query, count, metadata_filter)
         response = index.search(request)
-        refs = [known(hit.name) for hit in response.references]
-        kept = [ref for ref in refs if ref is not None]
-        return kept, max(response.total_matches, len(kept))
+        kept = [
+            _Found(ref, hit.confidence)
+            for hit in response.references
+            if (ref := known(hit.name)) is not None
+        ]
+        return kept, max(response.total_matches, len(kept)), response
     wider = ToolSearchRequest(session_id, query, min(MAX_RESULTS_LIMIT, max(count * 10, 50)))
-    kept = []
+    filtered: list[_Found] = []
     for hit in index.search(wider).references:
         ref = known(hit.name)
         if ref is not None and matches(ref.metadata, metadata_filter):
-            kept.append(ref)
-            if len(kept) == count:
+            filtered.append(_Found(ref, hit.confidence))
+            if len(filtered) == count:
                 break
-    return kept, len(kept)
+    return filtered, len(filtered), None
 
 
 def _nothing_found(
     query: str,
     metadata_filter: Mapping[str, Any] | None,
     filters: Mapping[str, Iterable[str]] | None,
+    responses: Sequence[ToolSearchResponse | None] = (),
 ) -> str:
+    weak = [r.confidence for r in responses if r is not None and r.empty_reason == BELOW_CONFIDENCE]
+    if metadata_filter is None and weak and len(weak) == len(responses):
+        return (
+            f"No tool fits {quote_value(query)} well enough: the nearest tools match with "
+            f"confidence {max(c or 0.0 for c in weak):.2f}, too low to offer. This catalog may "
+            "not have the capability; rephrase with other words for it (the action and the "
+            "object: 'create invoice', 'weather forecast') or use select:name if you know "
+            "the tool's name."
+        )
     if metadata_filter is None:
         return (
             f"No tools matched {quote_value(query)}. Rephrase with other words for the capability "
@@ -441,9 +486,17 @@ def _nothing_found(
     return text
 
 
-def _line(ref: ToolReference, summaries: bool) -> str:
+#: A hit less confident than this is shown to the model as a weak match (with its confidence).
+WEAK_CONFIDENCE = 0.5
+
+
+def _line(hit: _Found, summaries: bool) -> str:
+    ref = hit.ref
     summary = ref.summary if summaries else ""
-    return f"- {ref.name}: {summary}" if summary else f"- {ref.name}"
+    line = f"- {ref.name}: {summary}" if summary else f"- {ref.name}"
+    if hit.confidence is not None and hit.confidence < WEAK_CONFIDENCE:
+        line += f" (weak match, confidence {hit.confidence:.2f})"
+    return line
 
 
 def _select(
@@ -468,7 +521,7 @@ def _select(
     parts = []
     if found:
         parts.append(f"Loaded {len(found)} tool(s), callable from your next turn:")
-        parts.extend(_line(ref, summaries) for ref in found)
+        parts.extend(_line(_Found(ref), summaries) for ref in found)
     if missing:
         named = _quoted_names(missing)
         count = f" ({len(missing):,} names)" if len(missing) > MAX_QUOTED_NAMES else ""
