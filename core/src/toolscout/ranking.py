@@ -148,13 +148,17 @@ class HybridRanking:
         vectors = query_vectors(self.cache, self.embedder, query.text, split=options.split_query)
         found = self.set_vectors(toolset)
         query.density = found.density(toolset.tools)
-        by_vector = found.nearest(vectors, wanted, query.allowed)
+        cosines = found.cosines(vectors)  # one product for the set, read twice below
+        by_vector = found.nearest(vectors, wanted, query.allowed, cosines=cosines)
         query.nearest = by_vector[0][1] if by_vector else None
         keyword = [hit.name for hit in keyword_hits]
         query.keyword_hits = tuple(keyword)
         similarity = dict(by_vector)
-        missing = [name for name in keyword if name not in similarity]
-        similarity.update(zip(missing, found.similarities(missing, vectors), strict=True))
+        rows = found.rows
+        for name in keyword:
+            if name not in similarity:
+                row = rows.get(name)  # the engine answers from the same set: always there
+                similarity[name] = float(cosines[row]) if row is not None else 0.0
         hits = fuse_by_rank(
             toolset, keyword, similarity, options.vector_weight, options.min_score, query.limit
         )

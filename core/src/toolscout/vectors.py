@@ -457,17 +457,28 @@ class SetVectors:
             np.matmul(matrix[start : start + step], queries, out=scores[start : start + step])
         return scores[:, 0] if len(vectors) == 1 else scores.max(axis=1)
 
+    def cosines(self, vectors: Sequence[Matrix]) -> Any:
+        """Every tool's best cosine similarity to the query vectors, by row."""
+        return self._cosines(vectors)
+
     def nearest(
-        self, vectors: Sequence[Matrix], limit: int, allowed: frozenset[str] | None = None
+        self,
+        vectors: Sequence[Matrix],
+        limit: int,
+        allowed: frozenset[str] | None = None,
+        *,
+        cosines: Any = None,
     ) -> list[tuple[str, float]]:
         """The `limit` tools most similar to any of the query vectors, most similar first
-        (ties by name), among `allowed` when given."""
+        (ties by name), among `allowed` when given; from `cosines` (`self.cosines(vectors)`)
+        when the caller has them."""
         import numpy as np
 
         rows = np.arange(len(self.names)) if allowed is None else _allowed_rows(self.rows, allowed)
         if not len(rows) or limit < 1:
             return []
-        return _best(self.names, self._cosines(vectors), limit, rows)
+        scores = self._cosines(vectors) if cosines is None else cosines
+        return _best(self.names, scores, limit, rows)
 
     def similarities(self, names: Sequence[str], vectors: Sequence[Matrix]) -> list[float]:
         """The named tools' best cosine similarity to the query vectors (0 for a name the
