@@ -299,6 +299,7 @@ def _capabilities(cls: type[Any]) -> list[str]:
 def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     """Search a catalog (the demo catalog by default) and show what the search saved."""
     from toolscout.config import load_settings
+    from toolscout.loading import chosen_backend
     from toolscout.savings import token_savings
     from toolscout.unmatched import unmatched_words
 
@@ -309,7 +310,7 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
             'card payment"'
         )
     settings = load_settings()
-    backend = args.backend or settings.backend
+    backend = args.backend or chosen_backend(settings)
     options = parse_options(args.option)
     max_results = args.max_results or settings.max_results
     tools = _load_tools(args.catalog)
@@ -402,11 +403,12 @@ def _describe(response: Any, savings: Any) -> str:
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     """Run everyday searches on the demo catalog and show the tokens each one saved."""
     from toolscout.config import load_settings
+    from toolscout.loading import chosen_backend
     from toolscout.savings import token_savings
     from toolscout.tokens import tool_tokens
 
     settings = load_settings()
-    backend = args.backend or settings.backend
+    backend = args.backend or chosen_backend(settings)
     options = parse_options(args.option)
     tools = _load_tools(None)
     catalog_tokens = tool_tokens(tools)
@@ -468,10 +470,11 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout.catalog import load_catalog
     from toolscout.config import load_settings
     from toolscout.evaluation import evaluate, load_infeasible, load_queries
+    from toolscout.loading import chosen_backend
     from toolscout.progress import ProgressBar
 
     settings = load_settings()
-    backends = list(dict.fromkeys(args.backend or [settings.backend]))
+    backends = list(dict.fromkeys(args.backend or [chosen_backend(settings)]))
     options = parse_options(args.option)
     tools = load_catalog(args.catalog)
     queries = load_queries(args.queries)

@@ -148,7 +148,8 @@ class Settings(BaseSettings):
     )
 
     backend: str = "regex"
-    """Name of the backend `load_index()` builds when no name is given."""
+    """Name of the backend `load_index()` builds when no name is given. Not configured:
+    regex, or the only backend installed when regex is not (`loading.chosen_backend`)."""
     max_results: int = Field(5, ge=1, le=MAX_RESULTS_LIMIT)
     """Results a search returns when the caller does not say."""
     max_results_limit: int = Field(20, ge=1, le=MAX_RESULTS_LIMIT)
@@ -312,7 +313,10 @@ def settings_with(settings: Settings | None, overrides: Mapping[str, Any], what:
         return settings
     try:
         # model_validate skips the settings sources: only the given values are checked.
-        return type(settings).model_validate({**settings.model_dump(), **overrides})
+        # Unset fields stay unset (defaults again), so a backend nobody configured is
+        # still chosen as unconfigured (`loading.chosen_backend`).
+        values = {**settings.model_dump(exclude_unset=True), **overrides}
+        return type(settings).model_validate(values)
     except ValidationError as error:
         raise ConfigError(format_validation_error(error, what, type(settings))) from None
 

@@ -11,7 +11,38 @@ from toolscout.config import Settings, format_validation_error, load_settings
 from toolscout.errors import ConfigError
 from toolscout.plugins import Registered, registry
 
-__all__ = ["build", "load_index"]
+__all__ = ["DEFAULT_BACKEND", "build", "chosen_backend", "load_index"]
+
+#: The backend used when none is configured, when it is installed.
+DEFAULT_BACKEND = "regex"
+
+
+def chosen_backend(settings: Settings) -> str:
+    """The backend `load_index()` builds when no name is given: the configured one (a file,
+    `TOOLSCOUT_BACKEND`, a keyword); when none is configured, `regex` if it is installed,
+    else the one backend installed (an install of lancedb alone searches with lancedb).
+
+    With none configured, regex missing and several others installed, there is no choice to
+    make for the user: an `UnknownBackendError` names them and the setting that chooses.
+    """
+    if "backend" in settings.model_fields_set or settings.backend != DEFAULT_BACKEND:
+        return settings.backend
+    if DEFAULT_BACKEND in registry.entry_points():
+        return DEFAULT_BACKEND  # found without importing any plugin
+    installed = sorted(registry.backends())
+    if DEFAULT_BACKEND in installed or not installed:
+        return DEFAULT_BACKEND  # none installed: asking for it says how to install it
+    if len(installed) == 1:
+        return installed[0]
+    from toolscout.errors import UnknownBackendError
+    from toolscout.plugins import install_command
+
+    raise UnknownBackendError(
+        f"no backend is configured and the default, {DEFAULT_BACKEND!r}, is not installed; "
+        f"installed backends: {', '.join(installed)}: choose one with backend = "
+        f'"{installed[0]}" under [tool.toolscout] (or TOOLSCOUT_BACKEND, or --backend), or '
+        f"install {DEFAULT_BACKEND} from a clone: {install_command(DEFAULT_BACKEND)}"
+    )
 
 
 def build(entry: Registered, options: dict[str, Any], kind: str = "backend") -> Any:
@@ -41,11 +72,12 @@ def build(entry: Registered, options: dict[str, Any], kind: str = "backend") -> 
 def load_index(name: str | None = None, *, settings: Settings | None = None, **options: Any) -> Any:
     """Build a ready `ToolIndex`.
 
-    `name=None` uses the configured backend (`backend` in config, default `regex`).
-    Keyword options override the backend's table in config (`[tool.toolscout.backends.NAME]`).
+    `name=None` uses the configured backend (`backend` in config; none configured: `regex`,
+    or the only backend installed when regex is not: `chosen_backend`). Keyword options
+    override the backend's table in config (`[tool.toolscout.backends.NAME]`).
     """
     settings = settings if settings is not None else load_settings()
-    name = name or settings.backend
+    name = name or chosen_backend(settings)
     entry = registry.backend(name)
     merged = {**settings.backend_options(name), **options}
     return build(entry, merged)

@@ -187,10 +187,10 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 def _open_index(args: argparse.Namespace, settings: Any) -> tuple[str, Any]:
     """The configured (or `--backend`) index, built before any server is started."""
     from toolscout.cli import coerce_options, parse_options
-    from toolscout.loading import load_index
+    from toolscout.loading import chosen_backend, load_index
     from toolscout.plugins import registry
 
-    backend = args.backend or settings.backend
+    backend = args.backend or chosen_backend(settings)
     model = getattr(registry.backend(backend).cls, "Options", None)
     values = coerce_options(parse_options(args.option), model if isinstance(model, type) else None)
     return backend, load_index(backend, settings=settings, **values)
