@@ -958,3 +958,51 @@ def test_a_plugin_commands_warnings_are_shown_live_unless_it_fails_at_once(
     stderr = sys.stderr.getvalue()  # type: ignore[attr-defined]
     assert [line for line in stderr.splitlines() if "fixture" not in line] == err
     assert capsys.readouterr().out == out
+
+
+def test_config_prints_each_setting_with_its_source(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38, 13: `toolscout config` says which file was found (up from the working
+    directory), each setting's value and where it came from, secrets hidden."""
+    for key in list(os.environ):
+        if key.upper().startswith("TOOLSCOUT_") and key != "TOOLSCOUT_LOAD_PLUGINS":
+            monkeypatch.delenv(key)
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.toolscout]\nmax_results = 7\n[tool.toolscout.backends.postgres]\n"
+        'dsn = "postgresql://app:hunter2@db/tools"\n[tool.toolscout.embedders.openai]\n'
+        'api_key = "sk-very-secret"\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "app").mkdir()
+    monkeypatch.chdir(tmp_path / "app")
+    monkeypatch.setenv("TOOLSCOUT_MAX_ITERATIONS", "4")
+    code, out, err = run(capsys, "config")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "config files: ../pyproject.toml"
+    assert "max_results = 7" in out and "# ../pyproject.toml [tool.toolscout]" in out
+    assert any(x.startswith("max_iterations = 4 ") and x.endswith("# TOOLSCOUT_MAX_ITERATIONS")
+               for x in lines)  # fmt: skip
+    assert any(x.startswith("max_results_limit = 20 ") and x.endswith("# default") for x in lines)
+    assert "hunter2" not in out and "sk-very-secret" not in out
+    assert 'embedders.openai.api_key = "***"' in out
+    data = run_json(capsys, "config")
+    assert data["files"] == [str(tmp_path / "pyproject.toml")]
+    rows = {row["key"]: row for row in data["settings"]}
+    assert rows["max_iterations"]["source"] == "TOOLSCOUT_MAX_ITERATIONS"
+    assert "hunter2" not in json.dumps(data) and "sk-very-secret" not in json.dumps(data)
+
+
+def test_config_without_a_file_says_where_it_looked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    code, out, err = run(capsys, "config")
+    assert code == 0, err
+    assert out.splitlines()[0] == (
+        "config files: none (no toolscout.toml, nor pyproject.toml with [tool.toolscout], "
+        "here or above up to the repository root ..)"
+    )

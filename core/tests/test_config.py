@@ -529,3 +529,94 @@ def test_a_config_file_with_a_byte_order_mark_is_read(name: str) -> None:
     table = "[tool.toolscout]\n" if name == "pyproject.toml" else ""
     Path(name).write_bytes(b"\xef\xbb\xbf" + f'{table}backend = "duckdb"\n'.encode())
     assert load_settings().backend == "duckdb"
+
+
+# --- where the files are found (issue 38, 13) ------------------------------------------------
+
+
+def test_a_pyproject_one_level_up_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As pytest and ruff find theirs: the nearest configuration up from the working
+    directory, not the working directory's only (it was silently ignored)."""
+    pyproject("[tool.toolscout]\nmax_results = 7\n")
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    assert load_settings().max_results == 7
+    assert load_settings(tmp_path / "src").max_results == 7
+
+
+def test_the_nearest_configuration_wins_and_both_its_files_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pyproject("[tool.toolscout]\nmax_results = 7\nmax_iterations = 3\n")
+    near = tmp_path / "app"
+    near.mkdir()
+    (near / "toolscout.toml").write_text("max_results = 9\n", "utf-8")
+    (near / "pyproject.toml").write_text("[tool.toolscout]\nmax_loaded_tools = 4\n", "utf-8")
+    monkeypatch.chdir(near)
+    settings = load_settings()
+    # The nearest folder's two files; the farther pyproject is not merged in.
+    assert (settings.max_results, settings.max_loaded_tools) == (9, 4)
+    assert settings.max_iterations == 10
+
+
+def test_a_pyproject_without_a_toolscout_table_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A member package's pyproject.toml in a monorepo does not hide the root's settings."""
+    pyproject("[tool.toolscout]\nmax_results = 7\n")
+    member = tmp_path / "packages" / "member"
+    member.mkdir(parents=True)
+    (member / "pyproject.toml").write_text('[project]\nname = "member"\n', "utf-8")
+    monkeypatch.chdir(member)
+    assert load_settings().max_results == 7
+
+
+def test_the_search_stops_at_the_repository_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pyproject("[tool.toolscout]\nmax_results = 7\n")  # outside the repository
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    monkeypatch.chdir(repo / "src")
+    assert load_settings().max_results == 5
+    (repo / "toolscout.toml").write_text("max_results = 8\n", "utf-8")  # at the root: read
+    assert load_settings().max_results == 8
+
+
+def test_a_broken_file_on_the_way_up_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Path("toolscout.toml").write_text("max_results = \n", "utf-8")
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    with pytest.raises(ConfigError, match=r"toolscout\.toml"):
+        load_settings()
+
+
+def test_explain_settings_names_the_source_of_each_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolscout.config import explain_settings, shown_value
+
+    pyproject(
+        "[tool.toolscout]\nmax_results = 7\n[tool.toolscout.backends.duckdb]\n"
+        'path = "t.duckdb"\n[tool.toolscout.embedders.openai]\napi_key = "sk-x"\n'
+    )
+    Path("toolscout.toml").write_text("max_iterations = 4\n", "utf-8")
+    monkeypatch.setenv("TOOLSCOUT_EVICTION__TTL", "30m")
+    monkeypatch.setenv("TOOLSCOUT_AUTO", '{"tools": 12}')
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    settings, origins = explain_settings()
+    sources = {o.key: o.source for o in origins}
+    values = {o.key: o.value for o in origins}
+    assert sources["max_results"] == f"{tmp_path / 'pyproject.toml'} [tool.toolscout]"
+    assert sources["backends.duckdb.path"] == sources["max_results"]
+    assert sources["max_iterations"] == str(tmp_path / "toolscout.toml")
+    assert sources["eviction.ttl"] == "TOOLSCOUT_EVICTION__TTL"
+    assert (sources["auto.tools"], values["auto.tools"]) == ("TOOLSCOUT_AUTO", 12)
+    assert sources["auto.tokens"] == sources["backend"] == "default"
+    assert values["eviction.ttl"] == settings.eviction.ttl == 1800.0
+    assert shown_value("embedders.openai.api_key", values["embedders.openai.api_key"]) == "***"
+    assert shown_value("session_id_key", "toolscout_session_id") == "toolscout_session_id"

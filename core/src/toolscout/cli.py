@@ -5,6 +5,7 @@
     toolscout demo [--backend NAME] [--max-results N] [--json]
     toolscout eval --catalog TOOLS.jsonl --queries QUERIES.jsonl [--backend NAME ...]
                    [--infeasible QUERIES.jsonl] [--limit-queries N] [--json]
+    toolscout config [--json]
 
 `search`, `demo` and `eval` take backend options as repeatable `--option KEY=VALUE`, layered
 on top of the configuration (`[tool.toolscout.backends.NAME]`). A value is parsed as JSON
@@ -465,6 +466,94 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+#: The longest value `toolscout config` shows whole (the JSON output shows all), and the
+#: widest `key = value` that the column of sources is aligned after.
+SHOWN_VALUE_LENGTH = 60
+SOURCE_COLUMN = 48
+
+
+def cmd_config(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the effective settings and where each came from: a file, an environment
+    variable or the default. Secret-named values and URLs' credentials are hidden."""
+    from toolscout.config import CONFIG_FILES, explain_settings, find_config_dir, shown_value
+
+    settings, origins = explain_settings()
+    here = Path.cwd()
+    folder = find_config_dir(here)
+    files = [folder / name for name in CONFIG_FILES] if folder is not None else []
+    files = [path for path in files if any(o.source.startswith(str(path)) for o in origins)]
+    for origin in origins:
+        if origin.key == "backend" and origin.source == "default":
+            origin.value, origin.source = _default_backend(settings)
+    if args.json:
+        settings_rows = [
+            {"key": o.key, "value": shown_value(o.key, o.value), "source": o.source}
+            for o in origins
+        ]
+        _emit_json({"files": [str(path) for path in files], "settings": settings_rows}, out)
+        return 0
+    if folder is None:
+        root = next((f for f in (here, *here.parents) if (f / ".git").exists()), None)
+        where = "here or in any folder above" if root is None else "here or above"
+        if root is not None:
+            where += " up to the repository root " + (
+                "(here)" if root == here else os.path.relpath(root, here)
+            )
+        out.write(
+            "config files: none (no toolscout.toml, nor pyproject.toml with "
+            f"[tool.toolscout], {where})\n"
+        )
+    else:
+        found = ", ".join(_relative(path, here) for path in files) or "none"
+        out.write(f"config files: {found}\n")
+    rows = [
+        [f"{o.key} = {_setting_text(shown_value(o.key, o.value))}", _source(o.source, here)]
+        for o in origins
+    ]
+    # Sources in one column, but a long value (the system message) does not push it out.
+    width = max(len(left) for left, _source in rows if len(left) <= SOURCE_COLUMN)
+    out.writelines(f"{left.ljust(width)}  # {source}\n" for left, source in rows)
+    return 0
+
+
+def _default_backend(settings: Any) -> tuple[str, str]:
+    """The backend used when none is configured, and why (`loading.chosen_backend`)."""
+    from toolscout.loading import chosen_backend
+
+    try:
+        chosen = chosen_backend(settings)
+    except ToolscoutError:
+        return settings.backend, "default (not installed; several others are: choose one)"
+    if chosen != settings.backend:
+        return chosen, f"default: the only backend installed ({settings.backend} is not)"
+    return chosen, "default"
+
+
+def _relative(path: Path, here: Path) -> str:
+    """`path` as seen from `here` when it is here or above (`../pyproject.toml`)."""
+    try:
+        return os.path.relpath(path, here) if here.is_relative_to(path.parent) else str(path)
+    except ValueError:  # another drive
+        return str(path)
+
+
+def _source(source: str, here: Path) -> str:
+    if source.startswith(("default", "TOOLSCOUT_")):
+        return source
+    path, _sep, table = source.partition(" ")
+    return " ".join(part for part in (_relative(Path(path), here), table) if part)
+
+
+def _setting_text(value: Any) -> str:
+    """A value as TOML would spell it (`unset` for none), cut short when long."""
+    text = "unset" if value is None else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        text = str(value).lower()
+    if len(text) > SHOWN_VALUE_LENGTH:
+        text = f"{text[: SHOWN_VALUE_LENGTH - 1]}… ({len(text):,} characters)"
+    return text
+
+
 def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     """Score one or more backends on a catalog + queries pair (see toolscout.evaluation)."""
     from toolscout.catalog import load_catalog
@@ -616,6 +705,11 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     evaluation.add_argument("--json", action="store_true", help="print JSON")
     _add_backend_options(evaluation)
     evaluation.set_defaults(handler=cmd_eval)
+    config = commands.add_parser(
+        "config", help="show the effective settings and where each came from"
+    )
+    config.add_argument("--json", action="store_true", help="print JSON")
+    config.set_defaults(handler=cmd_config)
     from toolscout.caches import add_command as add_cache_command
 
     add_cache_command(commands)
@@ -625,7 +719,7 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
 
 
 #: Commands of core itself; anything else may come from a plugin.
-BUILTIN_COMMANDS = frozenset({"backends", "search", "demo", "eval", "cache"})
+BUILTIN_COMMANDS = frozenset({"backends", "search", "demo", "eval", "config", "cache"})
 
 
 def _add_plugin_commands(commands: Any) -> None:

@@ -2,15 +2,19 @@
 
 Sources, highest precedence first: keyword arguments, `TOOLSCOUT_*` environment variables
 (nested keys with `__`: `TOOLSCOUT_BACKENDS__DUCKDB__PATH`), `toolscout.toml`, then
-`[tool.toolscout]` in `pyproject.toml`. Files are looked up in the working directory unless
-a directory is given. A bad key or value raises `ConfigError` naming the key, the value
-and what is allowed.
+`[tool.toolscout]` in `pyproject.toml`. The files are found as pytest and ruff find theirs:
+in the nearest folder, from the working directory (or the directory given) up, that holds a
+`toolscout.toml` or a `pyproject.toml` with a `[tool.toolscout]` table, stopping at the
+repository root (a folder holding `.git`) or the filesystem root (`find_config_dir`). A bad
+key or value raises `ConfigError` naming the key, the value and what is allowed.
+`explain_settings` says where each effective setting came from (`toolscout config`).
 """
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import json
 import math
 import os
 import re
@@ -34,10 +38,14 @@ from toolscout.redaction import is_secret_name, may_be_secret_name, redact_value
 from toolscout.types import MAX_RESULTS_LIMIT
 
 __all__ = [
+    "CONFIG_FILES",
     "DEFAULT_SYSTEM_MESSAGE_SUFFIX",
     "AutoSettings",
     "EvictionSettings",
+    "Origin",
     "Settings",
+    "explain_settings",
+    "find_config_dir",
     "format_validation_error",
     "load_settings",
     "parse_duration",
@@ -207,12 +215,12 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        directory = _config_dir.get() or Path.cwd()
+        folder = find_config_dir(_config_dir.get() or Path.cwd())
+        files = [] if folder is None else [folder / name for name in CONFIG_FILES]
         return (
             init_settings,
             env_settings,
-            InitSettingsSource(settings_cls, read_config_file(directory / "toolscout.toml")),
-            InitSettingsSource(settings_cls, read_config_file(directory / "pyproject.toml")),
+            *(InitSettingsSource(settings_cls, read_config_file(path)) for path in files),
         )
 
     def backend_options(self, name: str) -> dict[str, Any]:
@@ -342,6 +350,30 @@ def load_settings(directory: str | Path | None = None, **overrides: Any) -> Sett
         _config_dir.reset(token)
 
 
+#: The files that hold toolscout's settings, the first taking precedence, both read from
+#: the one folder `find_config_dir` finds.
+CONFIG_FILES = ("toolscout.toml", "pyproject.toml")
+
+
+def find_config_dir(start: str | Path) -> Path | None:
+    """The folder whose configuration files apply to `start`: the nearest one, from `start`
+    up, holding a `toolscout.toml` or a `pyproject.toml` with a `[tool.toolscout]` table.
+
+    As with ruff, a `pyproject.toml` without that table (a member package's, in a
+    monorepo) is passed over. The search ends at the repository root (a folder holding
+    `.git`, searched itself) or the filesystem root; None when no folder has one.
+    """
+    here = Path(os.path.abspath(start))
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_FILES[0]).exists():
+            return folder  # read_config_file reports a directory or a bad file by name
+        if _config_table(folder / CONFIG_FILES[1]) is not None:
+            return folder
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
 def read_config_file(path: Path) -> dict[str, Any]:
     """The settings table of a configuration file: all of `toolscout.toml`, or
     `[tool.toolscout]` of `pyproject.toml`; {} when the file does not exist.
@@ -350,8 +382,14 @@ def read_config_file(path: Path) -> dict[str, Any]:
     `tool` or `tool.toolscout` that is not a table) is a `ConfigError` naming the file,
     the key where there is one, and the fix. A UTF-8 byte-order mark is accepted.
     """
+    return _config_table(path) or {}
+
+
+def _config_table(path: Path) -> dict[str, Any] | None:
+    """`read_config_file`, with None for a file that does not exist or a `pyproject.toml`
+    without a `[tool.toolscout]` table."""
     if not path.exists():
-        return {}
+        return None
     if path.is_dir():
         raise ConfigError(
             f"{path} is a directory; the toolscout configuration must be a TOML file: "
@@ -382,9 +420,9 @@ def read_config_file(path: Path) -> dict[str, Any]:
         return document
     table: object = document
     for depth, key in enumerate(("tool", "toolscout")):
-        if not isinstance(table, dict):
-            break
-        table = table.get(key, {})
+        if not isinstance(table, dict) or key not in table:
+            return None
+        table = table[key]
         if not isinstance(table, dict):
             name = ".".join(("tool", "toolscout")[: depth + 1])
             raise ConfigError(
@@ -392,9 +430,98 @@ def read_config_file(path: Path) -> dict[str, Any]:
                 f"{type(table).__name__} {_clip(table)}; toolscout's settings go under "
                 "[tool.toolscout]"
             )
-    return table if isinstance(table, dict) else {}
+    return table if isinstance(table, dict) else None
 
 
 def _clip(value: object, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- where each setting came from (`toolscout config`) -----------------------------------
+
+
+class Origin:
+    """One effective setting: its dotted key, its value and where it came from."""
+
+    __slots__ = ("key", "source", "value")
+
+    def __init__(self, key: str, value: Any, source: str) -> None:
+        self.key = key
+        self.value = value
+        #: A file's path (`/repo/pyproject.toml [tool.toolscout]`), an environment
+        #: variable's name (`TOOLSCOUT_MAX_RESULTS`), or `default`.
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"Origin({self.key!r}, {self.value!r}, {self.source!r})"
+
+
+def _leaves(value: Any, prefix: tuple[str, ...]) -> dict[tuple[str, ...], Any]:
+    """Every value under `value` by its key path (lower-cased); a mapping is walked into,
+    an empty one is a value of its own."""
+    if isinstance(value, Mapping) and value:
+        found: dict[tuple[str, ...], Any] = {}
+        for key, item in value.items():
+            found.update(_leaves(item, (*prefix, str(key).lower())))
+        return found
+    return {prefix: value}
+
+
+def _environment_leaves(environ: Mapping[str, str]) -> dict[tuple[str, ...], str]:
+    """The key paths the `TOOLSCOUT_*` variables set, each with the variable's name (a
+    variable holding a JSON table sets every key inside it)."""
+    found: dict[tuple[str, ...], str] = {}
+    for name, text in environ.items():
+        if not name.upper().startswith(ENV_PREFIX) or name.upper() in NOT_SETTINGS:
+            continue
+        path = tuple(part.lower() for part in name[len(ENV_PREFIX) :].split("__"))
+        value: Any = text
+        if text.lstrip().startswith("{"):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                value = text
+        for key in _leaves(value, path):
+            found[key] = name.upper()
+    return found
+
+
+def explain_settings(directory: str | Path | None = None) -> tuple[Settings, list[Origin]]:
+    """The effective settings (as `load_settings(directory)` reads them) and, for each
+    setting down to each backend's and embedder's option, its value and its source: the
+    environment variable, the file, or `default`. Values are not redacted here."""
+    settings = load_settings(directory)
+    start = Path(directory) if directory is not None else Path.cwd()
+    folder = find_config_dir(start)
+    sources: list[tuple[dict[tuple[str, ...], Any], Any]] = [
+        (_environment_leaves(os.environ), None)
+    ]
+    if folder is not None:
+        for name in CONFIG_FILES:
+            path = folder / name
+            table = _config_table(path)
+            if table is not None:
+                where = f"{path} [tool.toolscout]" if name == "pyproject.toml" else str(path)
+                sources.append((_leaves(table, ()), where))
+    origins = []
+    for key, value in _leaves(settings.model_dump(), ()).items():
+        source = "default"
+        for leaves, where in sources:
+            if key in leaves:
+                source = leaves[key] if where is None else where
+                break
+        origins.append(Origin(".".join(key), value, source))
+    return settings, origins
+
+
+def shown_value(key: str, value: Any) -> Any:
+    """A setting's value as the command line may show it: a secret-named key's as `***`,
+    and no password or token of a URL or `password=...` pair in any other."""
+    name = key.rpartition(".")[2]
+    secret = is_secret_name(name) and key not in NOT_SECRETS
+    return "***" if secret else redact_value(value)
+
+
+#: Settings whose names look secret but hold none (`session_id_key` names a context key).
+NOT_SECRETS = frozenset({"session_id_key"})
