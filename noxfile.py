@@ -1,13 +1,16 @@
 """Test, lint, type-check and docs sessions for every distribution in the workspace.
 
 `nox` runs them all. Each distribution is tested in its own virtualenv with only core and
-itself installed, so a missing dependency shows up here and not on a user's machine.
+itself installed, so a missing dependency shows up here and not on a user's machine. Its
+session is named after its folder: `nox -s regex`, `nox -s duckdb`, `nox -s mcp` (contrib/
+bench's is `bench-tests`: `nox -s bench` runs the benchmark); `nox -t member` runs them all.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import nox
@@ -63,16 +66,43 @@ def core(session: nox.Session) -> None:
     run_pytest(session, "core/tests")
 
 
-@nox.session(python=PYTHON, tags=["tests"])
-@nox.parametrize("member", members("backends") + members("contrib"))
-def member(session: nox.Session, member: str) -> None:
+#: Session names that are taken, so a member of the same folder name gets `NAME-tests`.
+RESERVED = {"core", "integration", "lint", "typecheck", "docs", "bench", "bench_quick"}
+
+
+def member_session_name(member: str) -> str:
+    """The session of a member is named as people type it: its folder's name (`nox -s
+    regex`, `nox -s openai-agents`), or `bench-tests` for contrib/bench, whose folder name
+    is the benchmark run's session."""
+    name = Path(member).name
+    return f"{name}-tests" if name in RESERVED else name
+
+
+def member_session(member: str) -> Callable[[nox.Session], None]:
     """One backend or contrib distribution with core only (its own tests + conformance);
     a backend with the default embedder too, so its conformance run searches as the
     README's install does (hybrid)."""
-    extra = ["contrib/static"] if member.startswith("backends/") else []
-    install(session, f"{member}[test]", *extra)
-    install_models(session)
-    run_pytest(session, f"{member}/tests")
+
+    def test_member(session: nox.Session) -> None:
+        extra = ["contrib/static"] if member.startswith("backends/") else []
+        install(session, f"{member}[test]", *extra)
+        install_models(session)
+        run_pytest(session, f"{member}/tests")
+
+    embedder = " and the default embedder" if member.startswith("backends/") else ""
+    test_member.__doc__ = f"{member} with core{embedder}: its own tests and conformance."
+    return test_member
+
+
+# One session per member, in the default run (`nox`), each also tagged `member`: `nox -t
+# member` runs them all.
+for _member in members("backends") + members("contrib"):
+    nox.session(
+        member_session(_member),
+        name=member_session_name(_member),
+        python=PYTHON,
+        tags=["tests", "member"],
+    )
 
 
 @nox.session(python=PYTHON, tags=["tests"])

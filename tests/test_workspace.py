@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
+import subprocess
 import sys
+import venv
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -44,3 +50,68 @@ def test_every_required_workspace_member_has_a_uv_source_entry() -> None:
     assert not missing, "add to [tool.uv.sources] in the root pyproject.toml: " + ", ".join(
         f"{name} = {{ workspace = true }}" for name in missing
     )
+
+
+# --- nox sessions by the names people type (issue 38, 14) -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def nox_command(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """`nox`: this interpreter's, else one installed from the package index into a new
+    virtual environment (skipped only when the index is unreachable)."""
+    if importlib.util.find_spec("nox") is not None:
+        return [sys.executable, "-m", "nox"]
+    folder = tmp_path_factory.mktemp("nox-venv")
+    venv.create(folder, with_pip=True)
+    python = str(folder / ("Scripts" if sys.platform == "win32" else "bin") / "python")
+    installed = subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "nox"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if installed.returncode != 0:
+        pytest.skip(f"nox could not be installed: {installed.stderr.strip()[-300:]}")
+    return [python, "-m", "nox"]
+
+
+def _selected(nox_command: list[str], *arguments: str) -> list[str]:
+    """The sessions `nox ARGUMENTS` would run, in order (`nox -l --json` lists only those)."""
+    listed = subprocess.run(
+        [*nox_command, "--list", "--json", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert listed.returncode == 0, f"nox {' '.join(arguments)}: {listed.stderr.strip()[-500:]}"
+    return [session["session"] for session in json.loads(listed.stdout)]
+
+
+@pytest.mark.network
+def test_nox_sessions_are_named_as_people_type_them(nox_command: list[str]) -> None:
+    """`nox -s regex` was "Sessions not found": a member's session was
+    `member(member='backends/regex')`. Each is named after its folder now (contrib/bench's
+    `bench-tests`, `bench` being the benchmark run), and `nox` alone runs the same sessions
+    in the same order as before."""
+    folders = [
+        p.parent
+        for kind in ("backends", "contrib")
+        for p in sorted(ROOT.glob(f"{kind}/*/pyproject.toml"))
+    ]
+    members = [f"{f.name}-tests" if f.name == "bench" else f.name for f in folders]
+    assert _selected(nox_command) == [
+        "core",
+        *members,
+        "integration",
+        "lint",
+        "typecheck",
+        "docs",
+        "bench_quick",
+    ]
+    for name in ("regex", "duckdb", "mcp", "openai-agents", "static", "bench-tests"):
+        assert _selected(nox_command, "-s", name) == [name]
+    assert _selected(nox_command, "-s", "bench") == ["bench"]
+    assert _selected(nox_command, "-t", "member") == members
+    # .ci/run (what CI runs) still runs the default set: `nox` with no session named.
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith("python3 -m nox")

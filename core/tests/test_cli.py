@@ -592,6 +592,30 @@ def test_eval_json_reports_the_metrics_of_each_backend(
         assert 0 <= result["p50_ms"] <= result["p99_ms"]
 
 
+@pytest.mark.parametrize("flag", ["--queries", "--infeasible"])
+@pytest.mark.parametrize("indent", [None, 2])
+def test_eval_given_a_json_array_says_it_wants_jsonl(
+    capsys: pytest.CaptureFixture[str],
+    catalog: Path,
+    queries: Path,
+    tmp_path: Path,
+    flag: str,
+    indent: int | None,
+) -> None:
+    """Issue 38, 14: a JSON array (on one line or pretty-printed) is named as such, with
+    the line format the file needs, not "invalid JSON: Expecting value"."""
+    rows = [{"query": "weather forecast for a city", "relevant": ["get_weather_forecast"]}]
+    if flag == "--infeasible":
+        rows = [{"query": "bake a sourdough loaf", "kind": "tool_absent"}]
+    array = tmp_path / "array.json"
+    array.write_text(json.dumps(rows, indent=indent) + "\n", encoding="utf-8")
+    argv = ["eval", "--catalog", str(catalog), "--queries", str(queries), "-b", "reference"]
+    code, out, err = run(capsys, *argv, flag, str(array))
+    assert_one_line_error(code, out, err, f"{array} holds a JSON array", "JSONL")
+    assert "one JSON object per line" in err and "jq -c '.[]'" in err
+    assert "invalid JSON" not in err
+
+
 def test_eval_reports_answered_and_abstention_per_kind_of_infeasible_query(
     capsys: pytest.CaptureFixture[str], catalog: Path, queries: Path, tmp_path: Path
 ) -> None:

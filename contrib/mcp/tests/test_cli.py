@@ -130,3 +130,21 @@ def test_the_plugin_module_and_package_do_not_import_the_mcp_sdk() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.split("\n")[:2] == ["[]", "True"], done.stderr
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_mcp_tools_fails_when_every_server_fails(
+    json_flag: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38, 14: a listing with no server up is not a success a script can take for
+    one; the states still show why each failed."""
+    config = write_config(
+        tmp_path / "servers.json",
+        {"gone": {"command": "/no/such"}, "also": {"command": "/no/such/either"}},
+    )
+    assert main(["mcp", "tools", "--config", str(config), *json_flag]) == 2
+    captured = capsys.readouterr()
+    assert "gone" in captured.out and "failed" in captured.out
+    (line,) = error_lines(captured.err)
+    assert line.startswith("toolscout mcp tools: error: no MCP server started: all 2 servers")
+    assert str(config) in line

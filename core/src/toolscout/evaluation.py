@@ -145,11 +145,13 @@ def _read_jsonl(path: str | Path, what: str, parse: Callable[[Any], T]) -> list[
         raise FileNotFoundError(f"{what} file not found: {path}")
     if path.is_dir():
         raise ValueError(f"{what} path is a directory, expected a JSONL file: {path}")
-    items = []
+    items: list[T] = []
     with path.open(encoding="utf-8-sig") as lines:  # a byte-order mark reads as nothing
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
+            if not items and line.lstrip().startswith("["):
+                raise ValueError(_not_jsonl(path, what))
             try:
                 items.append(parse(json.loads(line)))
             except json.JSONDecodeError as error:
@@ -161,6 +163,23 @@ def _read_jsonl(path: str | Path, what: str, parse: Callable[[Any], T]) -> list[
     if not items:
         raise ValueError(f"{path}: no queries in the file")
     return items
+
+
+#: One line of each JSONL file the evaluation reads, for messages.
+_EXAMPLE_LINES = {
+    "queries": '{"query": "refund a card payment", "relevant": ["stripe_create_refund"]}',
+    "infeasible-queries": '{"query": "book a flight", "kind": "tool_absent"}',
+}
+
+
+def _not_jsonl(path: Path, what: str) -> str:
+    """The message for a JSON array where a JSONL file belongs (issue 38, 14)."""
+    example = _EXAMPLE_LINES.get(what, '{"query": "..."}')
+    article = "an" if what[0] in "aeiou" else "a"
+    return (
+        f"{path} holds a JSON array, but {article} {what} file is JSONL: one JSON object per "
+        f"line, e.g. {example} (convert it with jq -c '.[]' {path.name} > {path.stem}.jsonl)"
+    )
 
 
 def load_queries(path: str | Path) -> list[EvalQuery]:

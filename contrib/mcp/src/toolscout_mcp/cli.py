@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -398,7 +398,7 @@ def cmd_tools(args: argparse.Namespace, out: TextIO) -> int:
             close()
     if args.json:
         out.write(json.dumps(data, indent=2) + "\n")
-        return 0
+        return _none_ready(data["servers"], args.config)
     for server in data["servers"]:
         line = f"{server['server']}: {server['state']}, {server['tools']} tools"
         out.write(line + (f" ({server['detail']})" if server["detail"] else "") + "\n")
@@ -412,7 +412,21 @@ def cmd_tools(args: argparse.Namespace, out: TextIO) -> int:
         f"{len(data['tools'])} tools, {data['tool_tokens']:,} tokens of tool definitions "
         f"(o200k_base); indexed with {backend} in {data['index_ms']:.0f} ms\n"
     )
-    return 0
+    return _none_ready(data["servers"], args.config)
+
+
+def _none_ready(servers: Sequence[Mapping[str, Any]], config: str) -> int:
+    """0 when a server is ready; else one error line (every server failed: there is
+    nothing to list, which a script must not take for success) and status 2."""
+    if any(server["state"] == "ready" for server in servers):
+        return 0
+    count = "the one server" if len(servers) == 1 else f"all {len(servers)} servers"
+    sys.stdout.flush()
+    sys.stderr.write(
+        f"toolscout mcp tools: error: no MCP server started: {count} of {config} failed "
+        "(each one's reason is above); fix its command, url or env there\n"
+    )
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
