@@ -445,3 +445,21 @@ def test_knowing_the_model_id_and_dimension_loads_no_model() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert result.stdout.split() == [f"{DEFAULT_MODEL}:int8tok2", "384", "False"]
+
+
+def test_building_the_graph_says_so_on_the_bar_shown_around_it(minilm: OnnxEmbedder) -> None:
+    """Issue 38, 14: nothing showed while the model was built (seconds, once); the bar
+    `toolscout search` shows around indexing now says what is happening."""
+    import io
+
+    from toolscout.progress import shown
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    with shown("tool texts embedded", screen):
+        built_model(minilm.files, rebuild=True)
+    assert f"building the ONNX model of {minilm.files.origin} (once" in screen.getvalue()
+    assert screen.getvalue().endswith("\r\x1b[2K")

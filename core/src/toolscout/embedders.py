@@ -549,6 +549,8 @@ class EmbeddingCache:
         from toolscout.progress import advance
 
         parts = []
+        if texts:  # the bar is up while the first batch (and a model it loads) runs
+            advance(0, len(texts))
         for start in range(0, len(texts), self.batch_size):
             batch = list(texts[start : start + self.batch_size])
             parts.append(check_matrix(embedder, batch, embedder.embed(batch)))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolscout import ConfigError
 from toolscout.embedders import cache_root
+from toolscout.progress import status
 from toolscout.safetensors import read_safetensors
 
 from toolscout_onnx.graph import GRAPH_VERSION, build_bert_graph
@@ -255,6 +256,7 @@ def built_model(
         if rebuild:
             _remove(target)
         if not target.is_file():
+            status(f"quantizing the ONNX model of {files.origin} (once, kept in the cache)…")
             with _building(target) as scratch:
                 _quantize(files.onnx, scratch / target.name)
         return target, False
@@ -274,10 +276,12 @@ def built_model(
         _remove(source)
         _remove(target)
     if not source.is_file():
+        status(f"building the ONNX model of {files.origin} (once, kept in the cache)…")
         _build(files, source)
     if not quantize:
         return source, True
     if not target.is_file():
+        status(f"quantizing the ONNX model of {files.origin} (once, kept in the cache)…")
         with _building(target) as scratch:
             _quantize(source, scratch / target.name)
     return target, True
