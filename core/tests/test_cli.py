@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -362,6 +363,73 @@ def test_search_prints_hits_and_savings_for_people(
     assert code == 0
     assert "1. drive_upload_file" in out
     assert "tokens (o200k_base): sent" in out
+
+
+def test_the_search_header_does_not_read_as_a_match_count(
+    capsys: pytest.CaptureFixture[str], catalog: Path
+) -> None:
+    """Issue 38, 14: "3 of 317 tools" read as "3 tools matched"; the header says these are
+    the best few shown of the catalog's tools."""
+    argv = ["search", "upload a file", "--catalog", str(catalog), "-b", "reference"]
+    code, out, _err = run(capsys, *argv, "-n", "2", "-o", "min_confidence=0")
+    header = out.splitlines()[0]
+    assert (
+        header == f"'upload a file': the best 2 of the {len(TOOLS)} tools in {catalog} (reference)"
+    )
+    code, out, _err = run(capsys, *argv, "-n", "1")
+    assert code == 0
+    assert out.splitlines()[0].startswith("'upload a file': the best one of the ")
+    _code, out, _err = run(
+        capsys, "search", "zzzz qqqq", "--catalog", str(catalog), "-b", "reference"
+    )
+    assert out.splitlines()[0] == (
+        f"'zzzz qqqq': none shown of the {len(TOOLS)} tools in {catalog} (reference)"
+    )
+
+
+class _Hits(list[Any]):
+    confidence: float | None = 0.9
+
+
+def _hit(name: str, confidence: float | None) -> Any:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(name=name, score=0.34, confidence=confidence, summary="")
+
+
+@pytest.mark.parametrize(
+    ("confidences", "noted"),
+    [
+        ([0.52, 0.55, 0.55], True),  # the demo's bug-ticket search
+        ([0.95, 0.91, 0.91], False),
+        ([0.554, 0.551], False),  # equal as printed
+        ([None, None], False),
+        ([0.8], False),
+    ],
+)
+def test_a_hit_above_a_more_confident_one_is_explained(
+    confidences: list[float | None], noted: bool
+) -> None:
+    """Issue 38, 14: a hit of confidence 0.52 ranked above one of 0.55 had nothing to say
+    why; the hits are in the ranking's order, and confidence is judged per hit."""
+    out = io.StringIO()
+    toolscout.cli._write_hits(_Hits(_hit(f"tool_{n}", c) for n, c in enumerate(confidences)), out)
+    assert (toolscout.cli.ORDER_NOTE in out.getvalue()) is noted
+
+
+def test_the_demo_explains_its_order_where_confidence_rises(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if "regex" not in registry.backends():
+        pytest.skip("the demo's own backend, regex, is not installed")
+    data = run_json(capsys, "demo", "-b", "regex")
+    code, out, _err = run(capsys, "demo", "-b", "regex")
+    assert code == 0
+    blocks = out.split("\n> ")[1:]
+    for search, block in zip(data["searches"], blocks, strict=True):
+        shown = [round(r["confidence"], 2) for r in search["results"] if r["confidence"]]
+        rises = any(b > a for a, b in pairwise(shown))
+        assert (toolscout.cli.ORDER_NOTE in block) is rises, search["query"]
 
 
 def test_search_on_a_catalog_smaller_than_the_search_tool_says_it_costs_more(

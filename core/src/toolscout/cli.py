@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TextIO, get_args, get_origin
 
@@ -336,10 +337,8 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
             out,
         )
         return 0
-    source = args.catalog or "the demo catalog"
-    out.write(
-        f"{_shown(args.query)}: {len(response)} of {len(tools):,} tools in {source} ({backend})\n"
-    )
+    out.write(f"{_shown(args.query)}: {_shown_of(len(response), len(tools), args.catalog)}")
+    out.write(f" ({backend})\n")
     floor = getattr(getattr(index, "options", None), "min_confidence", None)
     _write_hits(response, out, floor=floor)
     if missing:
@@ -360,6 +359,22 @@ def _shown(query: str) -> str:
     return f"{query[: SHOWN_QUERY_LENGTH - 1]!r}… ({len(query):,} characters)"
 
 
+def _shown_of(shown: int, total: int, catalog: str | None) -> str:
+    """What the header says the hits are: the best few of the catalog's tools, worded so
+    that it does not read as a count of the tools that matched ("3 of 317 tools" did)."""
+    tools = f"the {total:,} tools in {catalog or 'the demo catalog'}"
+    if not shown:
+        return f"none shown of {tools}"
+    return f"the best {'one' if shown == 1 else shown} of {tools}"
+
+
+#: Said under hits whose confidence does not fall with their rank.
+ORDER_NOTE = (
+    "  (listed in ranking order; confidence is how sure the search is of each hit alone, "
+    "so it need not fall with the rank)"
+)
+
+
 def _write_hits(response: Any, out: TextIO, *, floor: float | None = None) -> None:
     if not len(response):
         out.write(f"  {_why_empty(response, floor)}\n")
@@ -368,6 +383,14 @@ def _write_hits(response: Any, out: TextIO, *, floor: float | None = None) -> No
         out.write(f"  {rank}. {hit.name}  (score {hit.score:.3g}{confidence})\n")
         if hit.summary:
             out.write(f"     {hit.summary}\n")
+    if _confidence_rises(response):
+        out.write(ORDER_NOTE + "\n")
+
+
+def _confidence_rises(response: Any) -> bool:
+    """Whether a hit is shown below one of lower confidence (as printed, to 2 places)."""
+    shown = [round(hit.confidence, 2) for hit in response if hit.confidence is not None]
+    return any(later > earlier for earlier, later in pairwise(shown))
 
 
 def _why_empty(response: Any, floor: float | None) -> str:
