@@ -1098,3 +1098,26 @@ def test_config_without_a_file_says_where_it_looked(
         "config files: none (no toolscout.toml, nor pyproject.toml with [tool.toolscout], "
         "here or above up to the repository root ..)"
     )
+
+
+@pytest.mark.parametrize("command", ["search", "eval"])
+def test_a_bad_file_is_named_before_a_backend_is_chosen(
+    capsys: pytest.CaptureFixture[str],
+    catalog: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    """With no backend configured and no regex, several installed backends are an error
+    (issue 38, 11); a missing file is still the error a command reports first."""
+    monkeypatch.setattr(toolscout.loading, "chosen_backend", _no_choice)
+    missing = str(tmp_path / "none.jsonl")
+    argv = ["search", "x", "--catalog", missing]
+    if command == "eval":
+        argv = ["eval", "--catalog", str(catalog), "--queries", missing]
+    code, out, err = run(capsys, *argv)
+    assert_one_line_error(code, out, err, "none.jsonl")
+
+
+def _no_choice(settings: Any) -> str:
+    raise toolscout.UnknownBackendError("no backend is configured (test)")

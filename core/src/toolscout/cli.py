@@ -312,10 +312,10 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
             'card payment"'
         )
     settings = load_settings()
-    backend = args.backend or chosen_backend(settings)
     options = parse_options(args.option)
     max_results = args.max_results or settings.max_results
-    tools = _load_tools(args.catalog)
+    tools = _load_tools(args.catalog)  # a bad catalog is named before a backend is chosen
+    backend = args.backend or chosen_backend(settings)
     index = _open_index(backend, options, settings)
     try:
         session = index_catalog(index, tools)
@@ -586,11 +586,12 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout.progress import ProgressBar
 
     settings = load_settings()
-    backends = list(dict.fromkeys(args.backend or [chosen_backend(settings)]))
     options = parse_options(args.option)
     tools = load_catalog(args.catalog)
     queries = load_queries(args.queries)
     infeasible = load_infeasible(args.infeasible) if args.infeasible else []
+    # Chosen once the files are read: a bad file is named first, whatever is installed.
+    backends = list(dict.fromkeys(args.backend or [chosen_backend(settings)]))
     if args.limit_queries is not None:
         queries = queries[: args.limit_queries]
         infeasible = infeasible[: args.limit_queries]
