@@ -75,7 +75,9 @@ def test_search_with_regex_imports_no_other_backend(tmp_path: Path) -> None:
     assert "toolscout_regex.index" in modules
     others = set(BACKEND_MODULES) - {"toolscout_regex.index"}
     assert not modules & others
-    assert not modules & {"pyarrow", "numpy", "torch"}
+    # numpy is the hybrid ranking's (regex's word scores and the default embedder's
+    # vectors); nothing heavier.
+    assert not modules & {"pyarrow", "torch", "onnxruntime", "tokenizers"}
 
 
 def test_eval_imports_only_the_selected_backend(tmp_path: Path) -> None:
@@ -91,4 +93,4 @@ def test_eval_imports_only_the_selected_backend(tmp_path: Path) -> None:
     modules = modules_after_cli([*argv, "--backend", "regex"], tmp_path)
     assert "toolscout_regex.index" in modules
     assert not modules & (set(BACKEND_MODULES) - {"toolscout_regex.index"})
-    assert not modules & {"pyarrow", "numpy", "torch"}
+    assert not modules & {"pyarrow", "torch", "onnxruntime", "tokenizers"}

@@ -36,6 +36,7 @@ FIRST_PARTY_KINDS = {
         "sentence-transformers": "embedder",
         "openai": "embedder",
         "onnx": "embedder",
+        "static": "embedder",
     }.items()
     if name in PLUGIN_MODULES
 }
@@ -177,7 +178,8 @@ def test_selecting_a_backend_imports_only_its_own_plugin(tmp_path: Path) -> None
 def test_selecting_regex_imports_only_the_regex_plugin(tmp_path: Path) -> None:
     modules = imported_after("import toolscout\ntoolscout.load_index('regex')", tmp_path)
     assert "toolscout_regex.plugin" in modules
-    others = {m for name, m in PLUGIN_MODULES.items() if name != "regex"}
+    # ... and its default embedder's, which makes it hybrid.
+    others = {m for name, m in PLUGIN_MODULES.items() if name not in ("regex", "static")}
     assert not modules & others
     assert not modules & {"duckdb", "lancedb", "tantivy", "torch", "pyarrow"}
 
