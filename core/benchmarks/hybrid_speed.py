@@ -22,9 +22,9 @@ from pathlib import Path
 # Every tool embedded during the run, as a first index is: no vectors from an earlier run.
 os.environ["TOOLSCOUT_CACHE_DIR"] = "off"
 
-from toolscout import ToolSearchRequest, load_catalog, load_index  # noqa: E402
-from toolscout.evaluation import load_queries  # noqa: E402
-from toolscout.types import ToolReference  # noqa: E402
+from toolscout import ToolSearchRequest, load_catalog, load_index
+from toolscout.evaluation import load_queries
+from toolscout.types import ToolReference
 
 SETS = ("bfcl", "seal_tools", "metatool")
 
@@ -72,11 +72,13 @@ def main() -> None:
     index.index_tools("bench", large)
     took = time.perf_counter() - start
     print(
-        f"{backends[0]}: first index of 10,000 tools with vectors, model load included: {took:.2f} s"
+        f"{backends[0]}: first index of 10,000 tools with vectors, model load included: "
+        f"{took:.2f} s"
     )
     index.close()
     print(
-        "backend  data        tools   index_s (hybrid, keywords)   p50 ms (hybrid, keywords)   p99 ms (hybrid, keywords)"
+        "backend  data        tools   index_s (hybrid, keywords)   "
+        "p50 ms (hybrid, keywords)   p99 ms (hybrid, keywords)"
     )
     for backend in backends:
         for name in SETS:
