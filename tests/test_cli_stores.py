@@ -46,7 +46,7 @@ def test_a_persistent_store_answers_from_this_runs_catalog_only(
     second = search(capsys, backend, "export payroll", weather)
     names = [hit["name"] for hit in second["results"]]  # type: ignore[index, union-attr]
     assert "secret_payroll_export" not in names
-    assert str(second["header"]).endswith(f"of 1 tools in {weather} ({backend})")
+    assert str(second["header"]).endswith(f"of the 1 tools in {weather} ({backend})")
     assert len(names) <= 1
     # The first catalog again: its own tools, found in the session it left.
     again = search(capsys, backend, "payroll", payroll)

@@ -102,7 +102,9 @@ def test_toolscout_toml_selection_imports_only_the_selected_plugin(tmp_path: Pat
 
 def test_environment_selection_imports_only_the_selected_plugin(tmp_path: Path) -> None:
     output = run_python(SHOW, tmp_path, {"TOOLSCOUT_BACKEND": "regex"})
-    assert output == {"backend": "regex", "label": None, "plugins": ["toolscout_regex.plugin"]}
+    # ... and its default embedder's, which makes it hybrid.
+    plugins = ["toolscout_regex.plugin", "toolscout_static.plugin"]
+    assert output == {"backend": "regex", "label": None, "plugins": plugins}
 
 
 def _toolscout(
