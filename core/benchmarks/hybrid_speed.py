@@ -22,23 +22,13 @@ from pathlib import Path
 # Every tool embedded during the run, as a first index is: no vectors from an earlier run.
 os.environ["TOOLSCOUT_CACHE_DIR"] = "off"
 
+# The same catalogs grown to a size (this folder is the script's, on sys.path).
+from confidence_cost import _copies
 from toolscout import ToolSearchRequest, load_catalog, load_index
 from toolscout.evaluation import load_queries
 from toolscout.types import ToolReference
 
 SETS = ("bfcl", "seal_tools", "metatool")
-
-
-def _copies(tools: list[ToolReference], size: int) -> list[ToolReference]:
-    grown: list[ToolReference] = []
-    copy = 0
-    while len(grown) < size:
-        grown += [
-            ToolReference.from_dict({**tool.to_dict(), "name": f"c{copy}_{tool.name}"})
-            for tool in tools
-        ]
-        copy += 1
-    return grown[:size]
 
 
 def _searches(backend: str, tools: list[ToolReference], queries: list[str], **options: object):
