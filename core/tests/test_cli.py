@@ -285,6 +285,9 @@ def test_search_below_the_confidence_floor_says_so_and_how_to_see_the_nearest_to
     data = run_json(capsys, *argv)
     assert data["results"] == [] and data["total_matches"] == 0
     assert data["confidence"] == nearest["confidence"]
+    # --json says what the text says: why it is empty, and that nothing was saved.
+    assert data["empty_reason"] == "below_confidence" and nearest["empty_reason"] is None
+    assert data["tokens"]["saved_tokens"] == 0 and data["tokens"]["saved_percent"] == 0.0
     # A floor just above the confidence: the number shown is below the floor shown.
     floor = nearest["confidence"] + 1e-4
     code, out, _err = run(capsys, *argv, "-o", f"min_confidence={floor}")

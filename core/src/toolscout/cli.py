@@ -303,7 +303,7 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     from toolscout.config import load_settings
     from toolscout.loading import chosen_backend
     from toolscout.savings import token_savings
-    from toolscout.unmatched import unmatched_words
+    from toolscout.unmatched import reports_words, unmatched_words
 
     if not args.query.strip():
         # A blank query finds nothing on any backend; say so instead of "no tool matched".
@@ -320,7 +320,10 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     try:
         session = index_catalog(index, tools)
         response = index.search(ToolSearchRequest(session, args.query, max_results))
-        missing = unmatched_words(index, session, args.query)
+        if reports_words(index):
+            missing = list(response.unmatched_words)
+        else:  # a backend of its own: read its tools again
+            missing = unmatched_words(index, session, args.query)
     finally:
         _close(index)
     savings = token_savings(tools, _by_name(tools, response.names), search=_search_tool(settings))
@@ -331,8 +334,9 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
                 "total_matches": response.total_matches,
                 "confidence": response.confidence,
                 "unmatched_words": missing,
+                "empty_reason": response.empty_reason,
                 "backend": backend,
-                "tokens": savings.to_dict(),
+                "tokens": _tokens(response, savings),
             },
             out,
         )
@@ -414,6 +418,15 @@ def _result(hit: Any) -> dict[str, Any]:
     return {"name": hit.name, "score": hit.score, "confidence": hit.confidence}
 
 
+def _tokens(response: Any, savings: Any) -> dict[str, Any]:
+    """What the search saved, as `--json` prints it: as the text says, an answer with no
+    tool sends no definitions and saves nothing."""
+    found = savings.to_dict()
+    if not len(response):
+        found.update(sent_tokens=0, saved_tokens=0, saved_percent=0.0)
+    return dict(found)
+
+
 def _describe(response: Any, savings: Any) -> str:
     """What the search saved, as one line; a search that found nothing saved nothing."""
     if not len(response):
@@ -462,7 +475,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
                     {
                         "query": query,
                         "results": [_result(hit) for hit in response],
-                        "tokens": savings.to_dict(),
+                        "tokens": _tokens(response, savings),
                     }
                     for query, response, savings in searches
                 ],

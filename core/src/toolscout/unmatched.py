@@ -17,7 +17,7 @@ from toolscout.analysis import Analyzer
 from toolscout.toolsets import PerSet, ToolSet, set_fingerprint
 from toolscout.types import ToolReference
 
-__all__ = ["MAX_LISTED_WORDS", "unmatched_in", "unmatched_words"]
+__all__ = ["MAX_LISTED_WORDS", "reports_words", "unmatched_in", "unmatched_words"]
 
 MAX_LISTED_WORDS = 5
 """Query words no tool contains that a result names."""
@@ -58,6 +58,12 @@ def unmatched_words(index: Any, session_id: str, query: str) -> list[str]:
             cached.clear()  # one catalog per index at a time is the common case
             cached[key] = vocabulary
     return _missing(query, vocabulary, analysis)
+
+
+def reports_words(index: Any) -> bool:
+    """Whether the index's responses carry `unmatched_words` (core's bases fill them, so a
+    caller need not read the session again with `unmatched_words`)."""
+    return getattr(index, "validates_options", False) is True
 
 
 # Each set's vocabulary, by analysis, built on first use and dropped with the set.

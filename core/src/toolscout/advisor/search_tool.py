@@ -31,7 +31,7 @@ from toolscout.types import (
     ToolSearchRequest,
     ToolSearchResponse,
 )
-from toolscout.unmatched import MAX_LISTED_WORDS, unmatched_words
+from toolscout.unmatched import MAX_LISTED_WORDS, reports_words, unmatched_words
 
 __all__ = [
     "FILTER_KEYS",
@@ -384,7 +384,7 @@ def _missing_words(
 ) -> str:
     """`No tool mentions 'x'.` for the query words no tool of the session contains: as
     each search reported them (core's bases do), else read from the index."""
-    if all(response is not None for response in responses) and _reports_words(index):
+    if all(response is not None for response in responses) and reports_words(index):
         reported = [response for response in responses if response is not None]
         words = (word for response in reported for word in response.unmatched_words)
         missing = list(dict.fromkeys(words))[:MAX_LISTED_WORDS]
@@ -393,11 +393,6 @@ def _missing_words(
     if not missing:
         return ""
     return "\nNo tool mentions: " + _quoted_names(missing) + "."
-
-
-def _reports_words(index: ToolIndex) -> bool:
-    """Whether the index's responses carry `unmatched_words` (core's bases fill them)."""
-    return getattr(index, "validates_options", False) is True
 
 
 def _unfiltered(
