@@ -118,6 +118,9 @@ async def test_search_tools_returns_names_summaries_and_input_schemas(
     assert first["server"] == "calendar"
     assert first["summary"] == "Create a calendar event at a start time and invite attendees."
     assert set(first["input_schema"]["required"]) == {"title", "start"}
+    # Core's confidence in each hit, as tool_search shows it.
+    assert first["confidence"] > 0.5
+    assert all(0.0 <= tool["confidence"] <= 1.0 for tool in tools)
 
 
 async def test_search_reports_the_servers_that_are_down(client: ClientSession) -> None:
@@ -133,6 +136,10 @@ async def test_search_says_what_it_missed_and_why_nothing_came_back(
     assert data["tools"] == []
     assert data["words_no_tool_has"] == ["teleport", "llama"]
     assert data["note"].startswith("no tool matched; the unavailable servers' tools")
+    # Tools matched, but too weakly to offer: the answer carries its confidence.
+    weak = "message teleport llamas alpacas ponies goats zebras yaks bison camels oxen mules"
+    data = payload(await client.call_tool("search_tools", {"query": weak}))
+    assert data["tools"] == [] and 0.0 < data["confidence"] < 0.3
     found = payload(
         await client.call_tool("search_tools", {"query": "send a message", "max_results": 1})
     )

@@ -37,7 +37,7 @@ from mcp import MCPError
 from mcp.server.lowlevel import NotificationOptions, Server
 from toolscout.errors import ConfigError, ToolscoutError, quote_value
 from toolscout.redaction import RedactingFilter, redact_text
-from toolscout.types import MAX_QUERY_LENGTH
+from toolscout.types import BELOW_CONFIDENCE, MAX_QUERY_LENGTH
 
 from toolscout_mcp.access import (
     MIN_AUTH_TOKEN_LENGTH,
@@ -438,8 +438,15 @@ class Gateway:
             raise ValueError(f"server must be a server name, got {quote_value(server)}")
         state = self._client(ctx, grant)
         async with state.searching:
-            found, matched = await self.hub.search_counted(query, limit, server=server, grant=grant)
-        payload: dict[str, Any] = {"tools": [self._describe(tool) for tool in found]}
+            found, matched, response = await self.hub.search_answer(
+                query, limit, server=server, grant=grant
+            )
+        # Core's confidence in each hit (0 to 1, one scale in every catalog), as
+        # tool_search shows it: a weak hit is shown as weak.
+        confidence = {hit.name: hit.confidence for hit in response or ()}
+        payload: dict[str, Any] = {
+            "tools": [self._describe(tool, confidence.get(tool.name)) for tool in found]
+        }
         for tool in found:
             state.revealed[tool.name] = tool.reference.fingerprint
         if matched > len(found):
@@ -462,6 +469,15 @@ class Gateway:
                 payload["note"] += " (call the others with call_tool)"
         elif not found:
             payload["note"] = self._nothing_found(server, failures, grant)
+            if response is not None and response.empty_reason == BELOW_CONFIDENCE:
+                # Tools matched, but too weakly to offer: say so, not "no tool matched".
+                payload["confidence"] = response.confidence
+                if not failures and server is None:
+                    payload["note"] = (
+                        "no tool fits well enough: the nearest tools match with confidence "
+                        f"{response.confidence or 0.0:.2f}, too low to offer; this capability "
+                        "may not be available, or try other words for it"
+                    )
         return types.CallToolResult(
             content=_text(json.dumps(payload, ensure_ascii=False)), structured_content=payload
         )
@@ -491,13 +507,16 @@ class Gateway:
         return "no tool matched; try other words for the capability"
 
     @staticmethod
-    def _describe(tool: HubTool) -> dict[str, Any]:
-        return {
+    def _describe(tool: HubTool, confidence: float | None = None) -> dict[str, Any]:
+        described: dict[str, Any] = {
             "name": tool.name,
             "server": tool.server,
             "summary": tool.reference.summary,
             "input_schema": tool.definition.input_schema,
         }
+        if confidence is not None:
+            described["confidence"] = confidence
+        return described
 
     async def _discover(self, ctx: Any, grant: Grant | None, found: list[HubTool]) -> None:
         state = self._client(ctx, grant)

@@ -40,7 +40,7 @@ from typing import Any, Protocol, TextIO
 import anyio
 import mcp.types as types
 from toolscout.errors import ToolscoutError, quote_value
-from toolscout.types import ToolReference, ToolSearchRequest, thaw
+from toolscout.types import ToolReference, ToolSearchRequest, ToolSearchResponse, thaw
 from toolscout.wire_names import MAX_WIRE_NAME, is_wire_safe, wire_names
 
 from toolscout_mcp.servers import ServerConfig
@@ -596,7 +596,20 @@ class McpToolHub:
         server: str | None = None,
         grant: Visibility | None = None,
     ) -> tuple[list[HubTool], int]:
-        """`search`, and how many of the hub's tools matched in all (at least those found).
+        """`search`, and how many of the hub's tools matched in all (at least those found)."""
+        found, total, _ = await self.search_answer(query, max_results, server=server, grant=grant)
+        return found, total
+
+    async def search_answer(
+        self,
+        query: str,
+        max_results: int = 5,
+        *,
+        server: str | None = None,
+        grant: Visibility | None = None,
+    ) -> tuple[list[HubTool], int, ToolSearchResponse | None]:
+        """`search_counted`, and the index's response (None when nothing was asked): what
+        core worked out for the model, each hit's confidence and why an answer is empty.
 
         With a `grant`, only the tools one principal may see: their servers are kept by the
         index's metadata filter, and the few tools the grant hides on those servers are
@@ -610,13 +623,13 @@ class McpToolHub:
             )
         view = self._view
         if view.session is None or not view.tools:
-            return [], 0
+            return [], 0, None
         wanted: dict[str, Any] | None = {"server": server} if server is not None else None
         hidden = 0
         if grant is not None:
             servers = [server] if server is not None else sorted(grant.servers_with_tools)
             if not servers:
-                return [], 0
+                return [], 0, None
             wanted = {"server": servers}
             hidden = sum(
                 1 for t in view.tools.values() if t.server in servers and t.name not in grant.tools
@@ -642,7 +655,7 @@ class McpToolHub:
         if grant is not None:
             found = [tool for tool in found if grant.tools.get(tool.name) is tool]
             total = len(found)
-        return found[:max_results], max(total, len(found[:max_results]))
+        return found[:max_results], max(total, len(found[:max_results])), response
 
     def check_arguments(self, tool: HubTool, arguments: object) -> dict[str, Any]:
         """The arguments as a dict, or `ToolArgumentsError` naming what does not fit."""
