@@ -8,9 +8,9 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-import numpy as np
 import pytest
 import toolscout
+from test_vectors import WordsEmbedder as HashedWords
 from toolscout import ToolReference, ToolSearchRequest, ToolSearchResponse
 from toolscout.options import KeywordOptions
 from toolscout.plugins import registry
@@ -22,19 +22,13 @@ from toolscout.types import BELOW_CONFIDENCE, FILTERED, NO_MATCH
 SESSION = "s"
 
 
-class WordsEmbedder:
-    """Bag of hashed words: texts sharing words are similar (a real, if crude, model)."""
+class WordsEmbedder(HashedWords):
+    """test_vectors' bag of hashed words, registered under a name of its own, in 64
+    dimensions (fewer words share one)."""
 
     name: ClassVar[str] = "test-words"
     model_id = "test-words-64"
     dimension = 64
-
-    def embed(self, texts: Any) -> Any:
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in text.lower().replace(":", " ").replace(";", " ").split():
-                out[row, sum(map(ord, word)) % self.dimension] += 1.0
-        return out
 
 
 class KeywordReference(ReferenceToolIndex):

@@ -121,13 +121,9 @@ class HybridRanking:
 
     def set_vectors(self, toolset: ToolSet) -> SetVectors:
         """The set's tools' vectors, embedded through the shared cache on first use."""
-        from toolscout.vectors import SetVectors, embedding_text
+        from toolscout.vectors import SetVectors
 
-        def build() -> SetVectors:
-            texts = [embedding_text(tool) for tool in toolset.tools.values()]
-            return SetVectors(list(toolset.tools), self.cache.embed_documents(self.embedder, texts))
-
-        return self._vectors.get(toolset, build)
+        return self._vectors.get(toolset, lambda: SetVectors.of(toolset, self.cache, self.embedder))
 
     def search(
         self, toolset: ToolSet, query: Query, keyword_search: Search

@@ -20,7 +20,6 @@ from toolscout.vectors import (
     HybridOptions,
     SetTerms,
     SetVectors,
-    embedding_text,
     fuse,
 )
 
@@ -118,8 +117,7 @@ class VectorIndexBase(ToolIndexBase):
     def _read_set_vectors(self, toolset: ToolSet) -> SetVectors:
         """The set's vectors from the embedding cache (each text embedded once per model); a
         store that keeps them may read them instead (another process wrote the set)."""
-        texts = [embedding_text(tool) for tool in toolset.tools.values()]
-        return SetVectors(list(toolset.tools), self.cache.embed_documents(self.embedder, texts))
+        return SetVectors.of(toolset, self.cache, self.embedder)
 
     def _set_terms(self, toolset: ToolSet) -> SetTerms:
         """The set's BM25F postings, built on first use and kept while the set lives."""

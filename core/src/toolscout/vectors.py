@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from toolscout.embedders import Embedder, EmbeddingCache
+
     Matrix = npt.NDArray[np.float32]
 
 __all__ = [
@@ -407,6 +409,13 @@ class SetVectors:
         self.names = list(names)
         self.rows = {name: row for row, name in enumerate(self.names)}
         self._density: list[float | None] = []  # worked out on first use
+
+    @classmethod
+    def of(cls, toolset: ToolSet, cache: EmbeddingCache, embedder: Embedder) -> SetVectors:
+        """A set's tools embedded as core embeds them (`embedding_text`), through `cache`
+        (each text embedded once per model)."""
+        texts = [embedding_text(tool) for tool in toolset.tools.values()]
+        return cls(list(toolset.tools), cache.embed_documents(embedder, texts))
 
     def density(self, tools: Mapping[str, ToolReference]) -> float | None:
         """How alike the set's tools (`tools`, by name) are: the median, over its tools, of
