@@ -6,6 +6,7 @@ the API alone.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from toolscout.advisor.scripted import ScriptedChatModel, answer, call, calls
 from toolscout.advisor.search_tool import run_search
 from toolscout.testing import ReferenceToolIndex
 from toolscout.tokens import tool_tokens
-from toolscout.types import ToolReference
+from toolscout.types import ToolReference, ToolSearchRequest
 
 sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
 sdk_metrics = pytest.importorskip("opentelemetry.sdk.metrics")
@@ -97,10 +98,13 @@ def test_nothing_is_recorded_while_no_provider_listens(index: ReferenceToolIndex
     assert telemetry.record_request_tools(TOOLS[:1], TOOLS) is None
 
 
+def spans_named(otel: Recorded, name: str) -> list[Any]:
+    return [span for span in otel.finished() if span.name == name]
+
+
 def test_a_search_is_an_execute_tool_span(otel: Recorded, index: ReferenceToolIndex) -> None:
     outcome = search(index, query="weather forecast", server=["mail", "x"])
-    (span,) = otel.finished()
-    assert span.name == "execute_tool tool_search"
+    (span,) = spans_named(otel, "execute_tool tool_search")
     assert span.kind is SpanKind.INTERNAL
     attributes = dict(span.attributes)
     assert attributes["gen_ai.operation.name"] == "execute_tool"
@@ -116,6 +120,73 @@ def test_a_search_is_an_execute_tool_span(otel: Recorded, index: ReferenceToolIn
     assert span.status.status_code is StatusCode.UNSET
 
 
+def test_each_index_search_is_a_retrieval_span_under_the_tool_call(
+    otel: Recorded, index: ReferenceToolIndex
+) -> None:
+    outcome = search(index, query="weather forecast", max_results=3)
+    (call,) = spans_named(otel, "execute_tool tool_search")
+    (retrieval,) = spans_named(otel, "retrieval")
+    assert retrieval.parent is not None and retrieval.parent.span_id == call.context.span_id
+    assert retrieval.kind is SpanKind.INTERNAL
+    attributes = dict(retrieval.attributes)
+    assert attributes["gen_ai.operation.name"] == "retrieval"
+    assert attributes["gen_ai.data_source.id"] == "reference"
+    assert attributes["toolscout.backend"] == "reference"
+    assert attributes["gen_ai.retrieval.top_k"] == 3
+    assert attributes["toolscout.search.query_length"] == len("weather forecast")
+    assert attributes["toolscout.search.hits"] == len(outcome.names) >= 1
+    assert attributes["toolscout.search.total_matches"] >= 1
+    assert "weather" not in str(attributes)  # no query text unless asked for
+    assert "gen_ai.retrieval.documents" not in attributes
+
+
+def test_several_queries_in_one_call_are_one_retrieval_each(
+    otel: Recorded, index: ReferenceToolIndex
+) -> None:
+    search(index, query="weather", queries=["send an email", "invoice"])
+    assert len(spans_named(otel, "retrieval")) == 3
+    assert len(spans_named(otel, "execute_tool tool_search")) == 1
+
+
+def test_an_empty_answer_says_why_on_its_retrieval_span(
+    otel: Recorded, index: ReferenceToolIndex
+) -> None:
+    search(index, query="zebra quantum")
+    (retrieval,) = spans_named(otel, "retrieval")
+    assert retrieval.attributes["toolscout.search.hits"] == 0
+    assert retrieval.attributes["toolscout.search.total_matches"] == 0
+
+
+def test_the_query_text_is_recorded_redacted_only_when_asked(
+    otel: Recorded, index: ReferenceToolIndex
+) -> None:
+    telemetry.configure(
+        tracer_provider=otel.tracer_provider,
+        meter_provider=otel.meter_provider,
+        record_query=True,
+        record_documents=True,
+    )
+    query = "weather from https://bob:hunter2hunter2@weather.example.com/api"
+    outcome = search(index, query=query, max_results=2)
+    (retrieval,) = spans_named(otel, "retrieval")
+    text = retrieval.attributes["gen_ai.retrieval.query.text"]
+    assert text.startswith("weather from https://")
+    assert "hunter2hunter2" not in text  # the URL's password is blanked
+    documents = json.loads(retrieval.attributes["gen_ai.retrieval.documents"])
+    assert [document["id"] for document in documents] == list(outcome.names)
+    assert all(isinstance(document["score"], float) for document in documents)
+    (call,) = spans_named(otel, "execute_tool tool_search")
+    assert "hunter2hunter2" not in str(dict(call.attributes))
+
+
+def test_traced_search_without_a_provider_is_the_plain_search(
+    index: ReferenceToolIndex,
+) -> None:
+    telemetry.configure()
+    request = ToolSearchRequest("s", "weather", 2)
+    assert telemetry.traced_search(index, request).names == index.search(request).names
+
+
 def test_search_metrics_by_backend(otel: Recorded, index: ReferenceToolIndex) -> None:
     search(index, query="weather")
     search(index, query="invoice email weather")
@@ -129,7 +200,7 @@ def test_search_metrics_by_backend(otel: Recorded, index: ReferenceToolIndex) ->
 def test_an_invalid_search_call_is_marked(otel: Recorded, index: ReferenceToolIndex) -> None:
     outcome = search(index, query="")
     assert outcome.is_error
-    (span,) = otel.finished()
+    (span,) = otel.finished()  # no index search, so no retrieval span
     assert span.attributes["error.type"] == "invalid_arguments"
     assert span.status.status_code is StatusCode.ERROR
     (duration,) = otel.points("toolscout.search.duration")
@@ -148,11 +219,13 @@ def test_a_failing_index_ends_the_span_with_the_error(otel: Recorded) -> None:
     broken = Broken()
     with pytest.raises(ConnectionError):
         search(broken, query="weather")
-    (span,) = otel.finished()
-    assert span.status.status_code is StatusCode.ERROR
-    assert span.attributes["error.type"] == "ConnectionError"
-    assert span.attributes["toolscout.backend"] == "broken"
-    assert [event.name for event in span.events] == ["exception"]
+    retrieval, span = otel.finished()  # the child ends first
+    for ended in (retrieval, span):
+        assert ended.status.status_code is StatusCode.ERROR
+        assert ended.attributes["error.type"] == "ConnectionError"
+        assert ended.attributes["toolscout.backend"] == "broken"
+        assert [event.name for event in ended.events] == ["exception"]
+    assert retrieval.name == "retrieval"
 
 
 def registry() -> ToolRegistry:
@@ -341,7 +414,7 @@ def test_the_global_providers_set_by_the_application_are_followed() -> None:
         [sys.executable, "-c", GLOBAL_PROVIDERS], capture_output=True, text=True, check=True
     )
     spans, metrics = out.stdout.strip().splitlines()
-    assert spans == "['execute_tool tool_search', 'invoke_agent toolscout.advisor']"
+    assert spans == "['execute_tool tool_search', 'invoke_agent toolscout.advisor', 'retrieval']"
     assert metrics == (
         "['toolscout.request.prompt_tokens', 'toolscout.request.tool_tokens', "
         "'toolscout.search.duration', 'toolscout.search.hits']"

@@ -87,6 +87,28 @@ async def test_search_can_keep_one_servers_tools(hub: McpToolHub) -> None:
     assert {tool.server for tool in found} == {"chat"}
 
 
+async def test_a_search_is_a_retrieval_span_of_the_genai_conventions(hub: McpToolHub) -> None:
+    sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from toolscout import telemetry
+
+    spans = InMemorySpanExporter()
+    provider = sdk_trace.TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(spans))
+    telemetry.configure(tracer_provider=provider)
+    try:
+        await hub.search("create a calendar event", 3)
+    finally:
+        telemetry.configure()
+    (span,) = spans.get_finished_spans()
+    assert span.name == "retrieval"
+    assert span.attributes["gen_ai.operation.name"] == "retrieval"
+    assert span.attributes["gen_ai.data_source.id"] == span.attributes["toolscout.backend"]
+    assert span.attributes["toolscout.search.hits"] >= 1
+    assert "calendar" not in str(dict(span.attributes))  # no query text unless asked
+
+
 async def test_search_for_an_unknown_server_names_the_configured_ones(hub: McpToolHub) -> None:
     with pytest.raises(ValueError, match="unknown server 'nope'; configured: calendar, chat"):
         await hub.search("message", server="nope")

@@ -7,7 +7,15 @@ the ones given to `configure`. Nothing is counted or recorded while no provider 
 
 Spans (GenAI semantic conventions where they apply):
 
-- `execute_tool {tool}` per search (`gen_ai.operation.name = execute_tool`, kind INTERNAL):
+- `retrieval` per index search (`gen_ai.operation.name = retrieval`, kind INTERNAL, the
+  GenAI conventions' retrieval span): `gen_ai.data_source.id` and `toolscout.backend` (the
+  backend's name), `gen_ai.retrieval.top_k`, `toolscout.search.query_length`,
+  `toolscout.search.filter`, `toolscout.search.hits`, `toolscout.search.total_matches`,
+  `toolscout.search.confidence`, `toolscout.search.empty_reason`, `error.type` when it
+  failed; opt-in (`configure(record_query=True, record_documents=True)`):
+  `gen_ai.retrieval.query.text` (redacted) and `gen_ai.retrieval.documents`;
+- `execute_tool {tool}` per search tool call, the parent of its retrieval spans
+  (`gen_ai.operation.name = execute_tool`, kind INTERNAL):
   `gen_ai.tool.name`, `gen_ai.tool.type`, `gen_ai.tool.call.id`, `toolscout.backend`,
   `toolscout.search.query_length`, `toolscout.search.hits`, `toolscout.search.latency_ms`,
   `toolscout.search.filter` (the filtered keys), `error.type` when it failed;
@@ -33,12 +41,15 @@ Metrics:
   `cache_creation_input_tokens`). Beside the tool tokens they show what discovery costs in
   cache misses: a request whose tools array changed reads less from the cache.
 
-Query texts and tool arguments are never recorded (only their length).
+Query texts and tool arguments are not recorded (only their length) unless
+`configure(record_query=True)` asks for the query text, which then passes through
+`toolscout.redaction` first.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -46,7 +57,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from toolscout.types import ToolReference
+from toolscout.types import ToolReference, ToolSearchRequest, ToolSearchResponse
 
 __all__ = [
     "INSTRUMENTATION_SCOPE",
@@ -59,6 +70,7 @@ __all__ = [
     "record_request_usage",
     "run_span",
     "search_span",
+    "traced_search",
 ]
 
 INSTRUMENTATION_SCOPE = "toolscout"
@@ -76,6 +88,11 @@ ERROR_TYPE = "error.type"
 BACKEND = "toolscout.backend"
 TOKENS_TYPE = "toolscout.tool_tokens.type"
 PROMPT_TYPE = "toolscout.prompt_tokens.type"
+RETRIEVAL = "retrieval"
+DATA_SOURCE_ID = "gen_ai.data_source.id"
+RETRIEVAL_TOP_K = "gen_ai.retrieval.top_k"
+RETRIEVAL_QUERY = "gen_ai.retrieval.query.text"
+RETRIEVAL_DOCUMENTS = "gen_ai.retrieval.documents"
 
 AGENT = "toolscout.advisor"
 
@@ -108,11 +125,16 @@ def configure(
     tracer_provider: Any = None,
     meter_provider: Any = None,
     enabled: bool = True,
+    record_query: bool = False,
+    record_documents: bool = False,
 ) -> None:
     """Send toolscout's telemetry to these providers instead of the global ones.
 
     `enabled=False` turns it off (no spans, no metrics, no token counting). Calling it
     again replaces the earlier choice; `configure()` goes back to the global providers.
+    `record_query=True` puts each search's query text on its retrieval span (after
+    redaction: a query may quote a token), `record_documents=True` the tools it found
+    with their scores; both are off by default, as the GenAI conventions have them opt-in.
     """
     with _lock:
         modules = _state.get("modules", False)
@@ -122,6 +144,8 @@ def configure(
         _state["tracer_provider"] = tracer_provider
         _state["meter_provider"] = meter_provider
         _state["enabled"] = enabled
+        _state["record_query"] = record_query
+        _state["record_documents"] = record_documents
 
 
 def _instruments() -> dict[str, Any] | None:
@@ -290,6 +314,64 @@ def search_span(
                 {BACKEND: backend, ERROR_TYPE: type(error).__qualname__},
             )
             raise
+
+
+def traced_search(index: Any, request: ToolSearchRequest) -> ToolSearchResponse:
+    """`index.search(request)`, as a `retrieval` span when a provider listens.
+
+    Every front door that searches (the search tool, the MCP gateway) calls this, so each
+    index search shows up as the GenAI conventions' retrieval operation.
+    """
+    instruments = _instruments() if enabled() else None
+    if instruments is None:
+        response: ToolSearchResponse = index.search(request)
+        return response
+    backend = str(getattr(index, "name", None) or type(index).__name__)
+    attributes: dict[str, Any] = {
+        OPERATION: RETRIEVAL,
+        DATA_SOURCE_ID: backend,
+        BACKEND: backend,
+        "toolscout.search.query_length": len(request.query),
+    }
+    if request.max_results is not None:
+        attributes[RETRIEVAL_TOP_K] = request.max_results
+    if request.metadata_filter:
+        attributes["toolscout.search.filter"] = sorted(request.metadata_filter)
+    if _state.get("record_query"):
+        from toolscout.redaction import redact_text
+
+        attributes[RETRIEVAL_QUERY] = redact_text(request.query)
+    trace = instruments["trace"]
+    with instruments["tracer"].start_as_current_span(
+        RETRIEVAL,  # the conventions name the span after the operation alone
+        kind=trace.SpanKind.INTERNAL,
+        attributes=attributes,
+        record_exception=True,
+        set_status_on_exception=True,
+    ) as span:
+        try:
+            response = index.search(request)
+        except BaseException as error:
+            if span.is_recording():
+                span.set_attribute(ERROR_TYPE, type(error).__qualname__)
+            raise
+        if span.is_recording():
+            _record_response(span, response)
+        return response
+
+
+def _record_response(span: Any, response: ToolSearchResponse) -> None:
+    span.set_attribute("toolscout.search.hits", len(response))
+    span.set_attribute("toolscout.search.total_matches", response.total_matches)
+    if response.confidence is not None:
+        span.set_attribute("toolscout.search.confidence", response.confidence)
+    if response.empty_reason:
+        span.set_attribute("toolscout.search.empty_reason", response.empty_reason)
+    if _state.get("record_documents"):
+        # The conventions' shape ({id, score} per document) as JSON: span attributes
+        # take no list of objects.
+        documents = [{"id": hit.name, "score": hit.score} for hit in response.references]
+        span.set_attribute(RETRIEVAL_DOCUMENTS, json.dumps(documents))
 
 
 # --- requests and runs ---------------------------------------------------------------------

@@ -39,6 +39,7 @@ from typing import Any, Protocol, TextIO
 
 import anyio
 import mcp.types as types
+from toolscout import telemetry
 from toolscout.errors import ToolscoutError, quote_value
 from toolscout.types import ToolReference, ToolSearchRequest, ToolSearchResponse, thaw
 from toolscout.wire_names import MAX_WIRE_NAME, is_wire_safe, wire_names
@@ -638,7 +639,8 @@ class McpToolHub:
         # An index without metadata filters ranks everything; the server is kept below.
         limit = len(view.tools) if filtered else min(len(view.tools), max_results + hidden)
         request = ToolSearchRequest(view.session, query, limit, None if filtered else wanted)
-        response = await anyio.to_thread.run_sync(self.index.search, request)
+        # A retrieval span when OpenTelemetry listens (the worker thread keeps the context).
+        response = await anyio.to_thread.run_sync(telemetry.traced_search, self.index, request)
         unknown = {name for name in response.names if name not in view.tools}
         if self.shared_session is not None and unknown - self._asked_about:
             # Another replica indexed tools this one has not listed: list them too (once

@@ -431,7 +431,7 @@ def _search(
     capable = getattr(getattr(index, "capabilities", None), "metadata_filter", False)
     if metadata_filter is None or capable:
         request = ToolSearchRequest(session_id, query, count, metadata_filter)
-        response = index.search(request)
+        response = telemetry.traced_search(index, request)
         kept = [
             _Found(ref, hit.confidence)
             for hit in response.references
@@ -440,7 +440,7 @@ def _search(
         return kept, max(response.total_matches, len(kept)), response
     wider = ToolSearchRequest(session_id, query, min(MAX_RESULTS_LIMIT, max(count * 10, 50)))
     filtered: list[_Found] = []
-    for hit in index.search(wider).references:
+    for hit in telemetry.traced_search(index, wider).references:
         ref = known(hit.name)
         if ref is not None and matches(ref.metadata, metadata_filter):
             filtered.append(_Found(ref, hit.confidence))
