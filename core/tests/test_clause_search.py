@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from toolscout.analysis import analyzer
-from toolscout.clause_search import CLAUSE_BAR, CLAUSE_KEEP, add_clause_bests, search_by_clause
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from toolscout.clause_search import (
+    CLAUSE_BAR,
+    CLAUSE_KEEP,
+    add_clause_bests,
+    clause_terms,
+    rank_by_clause,
+    search_by_clause,
+)
 from toolscout.index import Query
 from toolscout.toolsets import ToolSet
 from toolscout.types import ToolHit, ToolReference
@@ -59,6 +69,57 @@ def test_a_query_of_one_clause_is_searched_once() -> None:
     hits, _ = search_by_clause(Query(text, 5, analyzer=analyzer()), engine(searched), analyzer())
     assert searched == [text]
     assert [hit.name for hit in hits] == ["book_hotel", "book_flight"]
+
+
+# --- one pass: an engine that scores every clause at once ranks as one that searches each ---
+
+NAMES = [f"tool_{i:02d}" for i in range(12)]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from([0.0, 1.0, 2.0, 2.5, 3.0, 4.0, 7.5]), min_size=12, max_size=12),
+        min_size=1,
+        max_size=4,
+    ),
+    st.integers(1, 12),
+    st.permutations(range(12)),
+)
+@settings(max_examples=300, deadline=None)
+def test_one_pass_ranks_as_a_search_per_clause(
+    rows: list[list[float]], limit: int, order: list[int]
+) -> None:
+    """`rank_by_clause` over a score matrix gives the page `search_by_clause` gives for an
+    engine answering each text from its row (ties by name either way, scores repeated)."""
+    # Candidates in any order: the tie order is by name, not by column.
+    names = [NAMES[at] for at in order]
+    scores = np.array(rows)
+    texts = ["whole query", *[f"clause {i}" for i in range(1, len(rows))]]
+
+    def search(query: Query) -> tuple[list[ToolHit], int]:
+        row = scores[texts.index(query.text)]
+        found = sorted(
+            (ToolHit(names[at], float(row[at])) for at in range(12) if row[at] > 0),
+            key=lambda hit: (-hit.score, hit.name),
+        )
+        return found[: query.limit], len(found)
+
+    query = Query(texts[0], limit, analyzer=analyzer())
+    query.__dict__["clauses"] = texts[1:] if len(texts) > 2 else []
+    expected, expected_total = search_by_clause(query, search, analyzer())
+    one_pass = scores if len(texts) > 2 else scores[:1]
+    positions, values, total = rank_by_clause(one_pass, np.array(order), limit)
+    assert [(names[at], float(v)) for at, v in zip(positions, values, strict=True)] == [
+        (hit.name, hit.score) for hit in expected
+    ]
+    assert total == expected_total
+
+
+def test_clause_terms_are_the_whole_querys_then_each_clauses() -> None:
+    rows = clause_terms(Query(QUERY, 5, analyzer=analyzer()))
+    assert len(rows) == 3
+    assert "itinerari" in rows[0] and "itinerari" in rows[2] and "itinerari" not in rows[1]
+    assert clause_terms(Query("book a hotel", 5, analyzer=analyzer())) == [("book", "hotel")]
 
 
 # --- vector engines: each clause's best tool joins the whole query's page -----------------

@@ -24,9 +24,9 @@ whole query's first `CLAUSE_KEEP` hits. Tuned with lancedb on Seal-Tools (recall
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolscout.analysis import Analyzer
 from toolscout.query import Query
@@ -41,6 +41,8 @@ __all__ = [
     "CLAUSE_KEEP",
     "CLAUSE_TRUST",
     "add_clause_bests",
+    "clause_terms",
+    "rank_by_clause",
     "search_by_clause",
 ]
 
@@ -67,31 +69,95 @@ CLAUSE_TRUST = (-2.515, 7.562, 2.310)
 CLAUSE_KEEP = 3
 
 Search = Callable[[Query], tuple[list[ToolHit], int]]
+T = TypeVar("T")
 
 
 def search_by_clause(query: Query, search: Search, analyzer: Analyzer) -> tuple[list[ToolHit], int]:
     """`search(query)`, with the best hits of each clause interleaved when the query has
-    more than one (see the module docstring). A hit keeps the score its own search gave it;
-    the count of matching tools is the whole query's, or the hits shown if more."""
+    more than one (see the module docstring), for an engine that searches one text at a
+    time (one that scores every clause in one pass calls `rank_by_clause`). A hit keeps the
+    score its own search gave it; the count of matching tools is the whole query's, or the
+    hits shown if more."""
     hits, total = search(query)
     parts = query.clauses
     if len(parts) < 2 or not hits:
         return hits, total
     bar = CLAUSE_BAR * hits[min(CLAUSE_DEPTH, query.limit, len(hits)) - 1].score
     lists = [hits]
-    # A clause's hits past its first few rarely clear the bar: a deep page (the candidates
-    # of core's hybrid ranking) asks each clause for no more than a page a model reads.
-    depth = min(query.limit, CLAUSE_LIST)
+    depth = clause_depth(query.limit)
     for part in parts:
         found, _ = search(Query(part, depth, analyzer=analyzer, allowed=query.allowed))
         lists.append([hit for hit in found if hit.score >= bar])
-    merged: dict[str, ToolHit] = {}
-    for rank in range(max(map(len, lists))):
+    fused = _interleave(lists, key=lambda hit: hit.name)[: query.limit]
+    return fused, max(total, len(fused))
+
+
+def clause_depth(limit: int) -> int:
+    """Hits taken from each clause's list for a page of `limit`: a clause's hits past its
+    first few rarely clear the bar, so a deep page (the candidates of core's hybrid
+    ranking) asks each clause for no more than a page a model reads."""
+    return min(limit, CLAUSE_LIST)
+
+
+def clause_terms(query: Query) -> list[tuple[str, ...]]:
+    """The terms an engine scores in one pass: the whole query's first, then each clause's
+    when the query asks for several things (`Query.clauses`)."""
+    rows = [query.terms]
+    parts = query.clauses
+    if len(parts) >= 2:
+        analyze = query.analyzer.query_terms
+        rows += [tuple(dict.fromkeys(analyze(part))) for part in parts]
+    return rows
+
+
+def rank_by_clause(scores: Any, tie_order: Any, limit: int) -> tuple[Any, Any, int]:
+    """`search_by_clause` from an engine's one pass: `scores[0]` holds each candidate's
+    score for the whole query, `scores[1:]` for each clause (`clause_terms`; 0: no match),
+    `tie_order` each candidate's place by name. Returns the page's candidates (positions),
+    their scores (each from the list it came from) and how many candidates the whole query
+    matched, or the hits shown if more."""
+    import numpy as np
+
+    whole = scores[0]
+    total = int(np.count_nonzero(whole))
+    first = _best_positions(whole, tie_order, limit)
+    if len(scores) < 2 or not len(first):
+        return first, whole[first], total
+    bar = CLAUSE_BAR * whole[first[min(CLAUSE_DEPTH, limit, len(first)) - 1]]
+    depth = clause_depth(limit)
+    lists = [list(zip(first.tolist(), whole[first].tolist(), strict=True))]
+    for row in scores[1:]:
+        found = _best_positions(row, tie_order, depth)
+        found = found[row[found] >= bar]
+        lists.append(list(zip(found.tolist(), row[found].tolist(), strict=True)))
+    merged = _interleave(lists, key=lambda pair: pair[0])[:limit]
+    positions = np.array([at for at, _ in merged], dtype=np.intp)
+    return positions, np.array([score for _, score in merged]), max(total, len(merged))
+
+
+def _best_positions(scores: Any, tie_order: Any, limit: int) -> Any:
+    """The positions of the `limit` best non-zero scores, best first, ties by `tie_order`."""
+    import numpy as np
+
+    found = np.flatnonzero(scores)
+    if len(found) > limit:
+        values = scores[found]
+        # The limit-th best score: every candidate scoring as much is ranked by name.
+        cut = np.partition(values, len(values) - limit)[len(values) - limit]
+        found = found[values >= cut]
+    order = np.lexsort((tie_order[found], -scores[found]))
+    return found[order[:limit]]
+
+
+def _interleave(lists: Sequence[Sequence[T]], key: Callable[[T], Hashable]) -> list[T]:
+    """The first of each list, then the second of each, and so on, without repeats (by
+    `key`; an item's first appearance is kept)."""
+    merged: dict[Hashable, T] = {}
+    for rank in range(max(map(len, lists), default=0)):
         for found in lists:
             if rank < len(found):
-                merged.setdefault(found[rank].name, found[rank])
-    fused = list(merged.values())[: query.limit]
-    return fused, max(total, len(fused))
+                merged.setdefault(key(found[rank]), found[rank])
+    return list(merged.values())
 
 
 def add_clause_bests(

@@ -59,6 +59,11 @@ class Query:
         """The query's terms, by the index's analyzer, in order, without repeats."""
         return tuple(dict.fromkeys(self._analyzer.query_terms(self.text)))
 
+    @property
+    def analyzer(self) -> Analyzer:
+        """The index's analyzer, which made `terms`."""
+        return self._analyzer
+
     def with_limit(self, limit: int) -> Query:
         """The same search asking for `limit` hits (what core's hybrid ranking asks an
         engine for: its candidates)."""

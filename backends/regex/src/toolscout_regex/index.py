@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 import regex
 from pydantic import Field
 from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
-from toolscout.clause_search import search_by_clause
+from toolscout.clause_search import clause_terms, rank_by_clause
 from toolscout.index import Query
 from toolscout.options import KeywordOptions
 from toolscout.related import discounted_related
@@ -310,13 +310,33 @@ class RegexToolIndex(ToolIndexBase):
             scores = self._match_pattern(compiled, parsed)
             return _top(compiled, scores, query.limit, query.allowed)
 
-        def words(part: Query) -> tuple[list[ToolHit], int]:
-            scores = self._score_words(compiled, list(part.terms))
-            return _top_array(compiled, scores, part.limit, part.allowed)
+        rows = clause_terms(query) if self.options.split_query else [query.terms]
+        return self._search_words(compiled, rows, query.limit, query.allowed)
 
-        if not self.options.split_query:
-            return words(query)
-        return search_by_clause(query, words, self.analyzer)
+    def _search_words(
+        self,
+        compiled: _Compiled,
+        rows: list[tuple[str, ...]],
+        limit: int,
+        allowed: frozenset[str] | None,
+    ) -> tuple[list[ToolHit], int]:
+        """One pass over the postings for the whole query and each clause (`rows` of
+        terms), ranked by core's clause rule (`toolscout.clause_search.rank_by_clause`)."""
+        candidates, scores = self._score_words(compiled, rows)
+        if allowed is not None and len(candidates):
+            names = compiled.refs
+            scores[:, [names[doc].name not in allowed for doc in candidates.tolist()]] = 0.0
+        if not len(candidates) or limit < 1:
+            return [], int((scores[0] > 0).sum()) if len(candidates) else 0
+        positions, values, total = rank_by_clause(
+            scores, compiled.name_order[candidates], limit
+        )
+        refs = compiled.refs
+        docs = candidates[positions].tolist()
+        return [
+            ToolHit(refs[doc].name, round(score, 6), compiled.summary(doc))
+            for doc, score in zip(docs, values.tolist(), strict=True)
+        ], total
 
     def _term_postings(self, compiled: _Compiled, term: str) -> Posting | None:
         """A query term's postings: its own, merged with those of the longer words it begins
@@ -351,45 +371,77 @@ class RegexToolIndex(ToolIndexBase):
         compiled.expanded[term] = merged
         return merged
 
-    def _score_words(self, compiled: _Compiled, terms: list[str]) -> Any:
-        """Each tool's score, an array by position in `refs` (0: it matches nothing)."""
+    def _score_words(
+        self, compiled: _Compiled, rows: Sequence[Sequence[str]]
+    ) -> tuple[Any, Any]:
+        """The tools any row's terms match (positions in `refs`) and each one's score for
+        each row (a matrix, one row per row of terms; 0: no match)."""
         import numpy as np
 
-        count = len(compiled.refs)
-        scores = np.zeros(count)
-        if len(terms) > _MAX_QUERY_TERMS:
-            # A pasted document as a query: its rarest words say the most, and the cap keeps
-            # the search fast.
-            postings = compiled.postings
-            absent = count + 1
-            terms.sort(key=lambda term: len(postings[term][0]) if term in postings else absent)
-            del terms[_MAX_QUERY_TERMS:]
-        # How many of the query's known terms each tool contains (for `query_coverage`).
-        matched = np.zeros(count, dtype=np.intp)
-        known = 0
-        for term in terms:
-            found = self._term_postings(compiled, term)
-            if found is None or not len(found[0]):
-                continue
-            known += 1
-            docs, term_scores = found
-            scores[docs] += term_scores
-            matched[docs] += 1
+        rows = [self._capped(compiled, terms) for terms in rows]
+        wanted = list(dict.fromkeys(term for terms in rows for term in terms))
+        found = {}
+        for term in wanted:
+            posting = self._term_postings(compiled, term)
+            if posting is not None and len(posting[0]):
+                found[term] = posting
+        coverage = self.options.name_coverage_weight
+        named = {}
+        if coverage > 0.0:
+            named = {t: compiled.name_terms[t] for t in wanted if t in compiled.name_terms}
+        columns = [*found.values(), *named.values()]
+        if not columns:
+            return np.zeros(0, dtype=np.intp), np.zeros((len(rows), 0))
+        # The candidates, every tool some term matches, are the columns of small matrices:
+        # one row of weights per term, one row of scores per row of terms.
+        docs = np.concatenate([docs for docs, _ in columns])
+        matches = np.zeros(len(compiled.refs), dtype=bool)
+        matches[docs] = True
+        candidates = np.flatnonzero(matches)
+        column_of = np.empty(len(compiled.refs), dtype=np.intp)
+        column_of[candidates] = np.arange(len(candidates))
+        weights = np.zeros((len(columns), len(candidates)))
+        term_rows = np.repeat(np.arange(len(columns)), [len(docs) for docs, _ in columns])
+        weights[term_rows, column_of[docs]] = np.concatenate([values for _, values in columns])
+        # Which of the found terms (and name terms) each row of terms has.
+        position = {term: i for i, term in enumerate(found)}
+        name_position = {term: len(found) + i for i, term in enumerate(named)}
+        has = np.zeros((len(rows), len(columns)))
+        for row, terms in enumerate(rows):
+            for term in terms:
+                if term in position:
+                    has[row, position[term]] = 1.0
+                if term in name_position:
+                    has[row, name_position[term]] = coverage
+        words = len(found)
+        scores = has[:, :words] @ weights[:words]
         power = self.options.query_coverage
-        if power > 0.0 and known > 1:
+        if power > 0.0:
             # Core's coverage rule (`toolscout.coverage`), from the counts at hand: a tool
             # that has most of what was asked beats one that has a rare word many times.
-            hit = matched > 0
-            scores[hit] *= (matched[hit] / known) ** power
-        coverage = self.options.name_coverage_weight
-        if coverage > 0.0:
+            known = has[:, :words].sum(axis=1).astype(np.intp).tolist()
+            matched = (has[:, :words] @ np.sign(weights[:words])).astype(np.intp)
+            for row, count in enumerate(known):
+                if count > 1:
+                    # The factor for 0..count words matched, looked up (a power per tool
+                    # costs more than the rest of the search).
+                    shares = (np.arange(count + 1) / count) ** power
+                    scores[row] *= shares[matched[row]]
+        if named:
             # Tools whose name the query spells out in full ("magnetic field" for
             # calculate_magnetic_field) beat tools that merely share a frequent word.
-            for term in terms:
-                named = compiled.name_terms.get(term)
-                if named is not None:
-                    scores[named[0]] += coverage * named[1]
-        return scores
+            scores += has[:, words:] @ weights[words:]
+        return candidates, scores
+
+    def _capped(self, compiled: _Compiled, terms: Sequence[str]) -> Sequence[str]:
+        """A row's terms, its rarest `_MAX_QUERY_TERMS` when it has more: a pasted document
+        as a query says the most in its rarest words, and the cap keeps the search fast."""
+        if len(terms) <= _MAX_QUERY_TERMS:
+            return terms
+        postings = compiled.postings
+        absent = len(compiled.refs) + 1
+        rarest = sorted(terms, key=lambda term: len(postings[term][0]) if term in postings else absent)
+        return rarest[:_MAX_QUERY_TERMS]
 
     def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> dict[int, float]:
         assert parsed.pattern is not None
