@@ -328,9 +328,7 @@ class RegexToolIndex(ToolIndexBase):
             scores[:, [names[doc].name not in allowed for doc in candidates.tolist()]] = 0.0
         if not len(candidates) or limit < 1:
             return [], int((scores[0] > 0).sum()) if len(candidates) else 0
-        positions, values, total = rank_by_clause(
-            scores, compiled.name_order[candidates], limit
-        )
+        positions, values, total = rank_by_clause(scores, compiled.name_order[candidates], limit)
         refs = compiled.refs
         docs = candidates[positions].tolist()
         return [
@@ -371,9 +369,7 @@ class RegexToolIndex(ToolIndexBase):
         compiled.expanded[term] = merged
         return merged
 
-    def _score_words(
-        self, compiled: _Compiled, rows: Sequence[Sequence[str]]
-    ) -> tuple[Any, Any]:
+    def _score_words(self, compiled: _Compiled, rows: Sequence[Sequence[str]]) -> tuple[Any, Any]:
         """The tools any row's terms match (positions in `refs`) and each one's score for
         each row (a matrix, one row per row of terms; 0: no match)."""
         import numpy as np
@@ -440,7 +436,9 @@ class RegexToolIndex(ToolIndexBase):
             return terms
         postings = compiled.postings
         absent = len(compiled.refs) + 1
-        rarest = sorted(terms, key=lambda term: len(postings[term][0]) if term in postings else absent)
+        rarest = sorted(
+            terms, key=lambda term: len(postings[term][0]) if term in postings else absent
+        )
         return rarest[:_MAX_QUERY_TERMS]
 
     def _match_pattern(self, compiled: _Compiled, parsed: ParsedQuery) -> dict[int, float]:
