@@ -63,7 +63,8 @@ def main() -> None:
     catalogs[f"{args.large:,} tools"] = _copies(joined, args.large)
     queries[f"{args.large:,} tools"] = [q for name in SETS for q in queries[name]][: args.queries]
     print(
-        f"p50 / p99 per search (ms), keyword-only; x: p50 / bm25s's p50 (up to {args.queries} queries)"
+        f"p50 / p99 per search (ms), keyword-only, up to {args.queries} queries; "
+        "x: p50 / bm25s's p50"
     )
     header = f"{'data':<16}{'bm25s':>16}" + "".join(f"{b:>22}" for b in backends)
     print(header)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from toolscout.analysis import analyzer
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from toolscout.analysis import analyzer
 from toolscout.clause_search import (
     CLAUSE_BAR,
     CLAUSE_KEEP,
