@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from toolscout.errors import (
     CatalogError,
     ConfigError,
+    CoreVersionError,
     PluginLoadError,
     ToolscoutError,
     UnknownBackendError,
@@ -79,6 +80,7 @@ __all__ = [
     "ChatResponse",
     "CompositeEvictionStrategy",
     "ConfigError",
+    "CoreVersionError",
     "Embedder",
     "EvictionStrategy",
     "LruEvictionStrategy",

@@ -9,6 +9,7 @@ __all__ = [
     "QUOTE_LENGTH",
     "CatalogError",
     "ConfigError",
+    "CoreVersionError",
     "PluginLoadError",
     "ToolscoutError",
     "UnknownBackendError",
@@ -64,6 +65,11 @@ class CatalogError(ToolscoutError, ValueError):
 
 class PluginLoadError(ToolscoutError):
     """A plugin failed to import or to register its hooks."""
+
+
+class CoreVersionError(PluginLoadError):
+    """A plugin's distribution was made for another version of core than the installed one
+    (names both versions and what to install)."""
 
 
 class UnknownBackendError(ToolscoutError, LookupError):

@@ -8,8 +8,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from toolscout.config import Settings, format_validation_error, load_settings
-from toolscout.errors import ConfigError
-from toolscout.plugins import Registered, registry
+from toolscout.errors import ConfigError, CoreVersionError, ToolscoutError
+from toolscout.plugins import Registered, core_mismatch, registry
 
 __all__ = ["DEFAULT_BACKEND", "build", "chosen_backend", "load_index"]
 
@@ -66,7 +66,16 @@ def build(entry: Registered, options: dict[str, Any], kind: str = "backend") -> 
         inspect.signature(cls).bind(**options)
     except TypeError as error:
         raise ConfigError(f"bad options for {kind} {entry.name}: {error}") from None
-    return cls(**options)  # an index's base validates them: a ConfigError naming the key
+    try:
+        return cls(**options)  # an index's base validates them: a ConfigError naming the key
+    except ToolscoutError:
+        raise
+    except Exception as error:
+        # A class made for another core can fail on what that core lacks: say so instead.
+        mismatch = core_mismatch(entry.plugin, entry.distribution)
+        if mismatch is not None:
+            raise CoreVersionError(f"{kind} {entry.name!r} cannot be built: {mismatch}") from error
+        raise
 
 
 def load_index(name: str | None = None, *, settings: Settings | None = None, **options: Any) -> Any:

@@ -35,7 +35,12 @@ import pluggy
 from stevedore import ExtensionManager, NamedExtensionManager
 
 from toolscout import hookspecs
-from toolscout.errors import PluginLoadError, UnknownBackendError, UnknownEmbedderError
+from toolscout.errors import (
+    CoreVersionError,
+    PluginLoadError,
+    UnknownBackendError,
+    UnknownEmbedderError,
+)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -46,6 +51,7 @@ __all__ = [
     "PluginFailure",
     "PluginRegistry",
     "Registered",
+    "core_mismatch",
     "install_command",
     "install_hint",
     "registry",
@@ -167,6 +173,21 @@ def install_hint(name: str) -> str | None:
     )
 
 
+def core_mismatch(plugin: str, distribution: str) -> str | None:
+    """One line saying that `plugin`'s distribution was made for another core than the
+    installed one, with the fix; None when they fit. Read only once a plugin has failed
+    (`toolscout.compatibility`)."""
+    from toolscout.compatibility import core_mismatch as mismatch
+
+    fix = None
+    if FIRST_PARTY.get(plugin) == distribution:
+        fix = (
+            f"install both from one clone of the toolscout repository: {install_command(plugin)}"
+            f' (or from one folder of wheels: pip install --find-links DIST "toolscout[{plugin}]")'
+        )
+    return mismatch(distribution, fix)
+
+
 @dataclass(frozen=True)
 class PluginFailure:
     """A plugin that could not be imported: which one, from where, and why."""
@@ -176,6 +197,8 @@ class PluginFailure:
     error: BaseException
 
     def __str__(self) -> str:
+        if isinstance(self.error, CoreVersionError):
+            return f"plugin {self.plugin!r} cannot load: {self.error}"
         return (
             f"plugin {self.plugin!r} from distribution {self.distribution} failed to load: "
             f"{type(self.error).__name__}: {self.error}"
@@ -319,7 +342,14 @@ class PluginRegistry:
     # --- loading ---------------------------------------------------------------------
 
     def _fail(self, plugin: str, error: BaseException) -> None:
-        failure = PluginFailure(plugin, self.origin(plugin)[0], error)
+        distribution = self.origin(plugin)[0]
+        # A plugin made for another core fails with whatever that core lacks; say so.
+        mismatch = core_mismatch(plugin, distribution)
+        if mismatch is not None:
+            mismatched = CoreVersionError(mismatch)
+            mismatched.__cause__ = error
+            error = mismatched
+        failure = PluginFailure(plugin, distribution, error)
         self._failures[plugin] = failure
         log.warning("%s", failure)
 
@@ -543,7 +573,10 @@ class PluginRegistry:
             if name not in table:
                 self._load([name])
             if name not in table and name in self._failures:
-                raise PluginLoadError(str(self._failures[name]))
+                failure = self._failures[name]
+                if isinstance(failure.error, CoreVersionError):
+                    raise CoreVersionError(str(failure))
+                raise PluginLoadError(str(failure))
             if name not in table:
                 self.load_all()
             if name in table:
