@@ -580,10 +580,13 @@ def test_a_bad_config_file_is_one_line(
     assert_one_line_error(code, out, err, "max_result", "max_results")
 
 
-def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _err = run(capsys)
+def test_no_command_is_a_usage_error_with_the_help_on_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys)
     assert code == 2
-    assert "backends" in out and "search" in out and "eval" in out
+    assert out == ""  # a script reading stdout gets nothing to mistake for output
+    assert "backends" in err and "search" in err and "completion" in err
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,7 +26,7 @@ from toolscout.types import MAX_SCHEMA_DEPTH, ToolReference
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["from_arrow", "load_catalog", "parse_tool", "to_arrow"]
+__all__ = ["from_arrow", "load_catalog", "parse_catalog_text", "parse_tool", "to_arrow"]
 
 _KNOWN = {
     "type",
@@ -99,6 +99,11 @@ def load_catalog(
         where = f"{source}: "
     else:
         tools = [parse_tool(item, f"tool {i + 1}") for i, item in enumerate(source)]
+    return _unique(tools, where)
+
+
+def _unique(tools: list[ToolReference], where: str) -> list[ToolReference]:
+    """`tools`, unless two share a name (a catalog names each tool once)."""
     seen: set[str] = set()
     for tool in tools:
         if tool.name in seen:
@@ -122,32 +127,40 @@ def _read_file(path: Path) -> list[ToolReference]:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise CatalogError(f"{path}: not UTF-8 text ({error})") from None
+    return _parse_text(text, str(path), path.suffix)
+
+
+def parse_catalog_text(text: str, where: str = "standard input") -> list[ToolReference]:
+    """Tools from catalog text (JSON or JSONL, told apart by their shape), as
+    `load_catalog` reads a file; `where` names the text in errors (`--catalog -`)."""
+    return _unique(_parse_text(text.removeprefix("\ufeff"), where, ""), f"{where}: ")
+
+
+def _parse_text(text: str, where: str, suffix: str) -> list[ToolReference]:
     stripped = text.lstrip()
     if not stripped:
-        raise CatalogError(f"{path}: the file is empty")
-    if path.suffix == ".jsonl" or (
-        stripped[0] == "{" and "\n{" in stripped and path.suffix != ".json"
-    ):
+        raise CatalogError(f"{where}: the file is empty" if suffix else f"{where}: no catalog")
+    if suffix == ".jsonl" or (stripped[0] == "{" and "\n{" in stripped and suffix != ".json"):
         tools = []
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                item = _loads(line, f"{path}:{number}")
+                item = _loads(line, f"{where}:{number}")
             except json.JSONDecodeError as error:
-                raise CatalogError(f"{path}:{number}: invalid JSON: {error.msg}") from None
-            for tool in _tool_list(item, f"{path}:{number}"):
-                tools.append(parse_tool(tool, f"{path}:{number}"))
+                raise CatalogError(f"{where}:{number}: invalid JSON: {error.msg}") from None
+            for tool in _tool_list(item, f"{where}:{number}"):
+                tools.append(parse_tool(tool, f"{where}:{number}"))
         return tools
     try:
-        document = _loads(text, str(path))
+        document = _loads(text, where)
     except json.JSONDecodeError as error:
         raise CatalogError(
-            f"{path}:{error.lineno}: invalid JSON: {error.msg} (column {error.colno})"
+            f"{where}:{error.lineno}: invalid JSON: {error.msg} (column {error.colno})"
         ) from None
     return [
-        parse_tool(item, f"{path}: tool {i + 1}")
-        for i, item in enumerate(_tool_list(document, str(path)))
+        parse_tool(item, f"{where}: tool {i + 1}")
+        for i, item in enumerate(_tool_list(document, where))
     ]
 
 

@@ -6,6 +6,10 @@
     toolscout eval --catalog TOOLS.jsonl --queries QUERIES.jsonl [--backend NAME ...]
                    [--infeasible QUERIES.jsonl] [--limit-queries N] [--json]
     toolscout config [--json]
+    toolscout completion bash|zsh|fish
+
+Every command takes `--color auto|always|never` (and honours `NO_COLOR`); `--catalog -`
+reads the catalog from standard input. `python -m toolscout` runs the same CLI.
 
 `search`, `demo` and `eval` take backend options as repeatable `--option KEY=VALUE`, layered
 on top of the configuration (`[tool.toolscout.backends.NAME]`). A value is parsed as JSON
@@ -13,8 +17,10 @@ when it parses (`5`, `true`, `0.5`) and kept as text otherwise, and always kept 
 an option the backend's `Options` model types as text. With several backends,
 `--option NAME.KEY=VALUE` gives an option to backend NAME only.
 
-Bad input (missing files, bad JSON, unknown backends, bad options) exits with status 2 and
-one line on stderr; `main(argv)` returns the exit status, so the CLI is testable in-process.
+Exit status: 0 when the command ran (a search that finds nothing included), 2 for bad
+input (missing files, bad JSON, unknown backends, bad options) with one line on stderr, 1
+for a bug (a traceback), 130 when interrupted. `main(argv)` returns the exit status, so
+the CLI is testable in-process.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TextIO, get_args, get_origin
 
 from toolscout import __version__
+from toolscout.color import CHOICES as COLOR_CHOICES
+from toolscout.color import Style, wants_color
 from toolscout.errors import ToolscoutError
 from toolscout.types import MAX_SCHEMA_DEPTH, ToolReference, ToolSearchRequest
 
@@ -54,6 +62,11 @@ __all__ = [
 
 #: Exit status for bad input or usage (the argparse convention).
 EXIT_USAGE = 2
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+
+#: `--catalog -` reads the catalog from standard input.
+STDIN = "-"
 
 #: The CLI indexes a catalog into the session `toolscout-cli-<digest of its definitions>`
 #: (`catalog_session`): on a persistent store each catalog keeps its own session, so a
@@ -179,14 +192,39 @@ def demo_catalog_path() -> Iterator[Path]:
 def _load_tools(catalog: str | None) -> list[ToolReference]:
     from toolscout.catalog import load_catalog
 
-    if catalog is not None:
+    if catalog == STDIN:
+        tools = _stdin_catalog()
+    elif catalog is not None:
         tools = load_catalog(catalog)
     else:
         with demo_catalog_path() as path:
             tools = load_catalog(path)
     if not tools:
-        raise ToolscoutError(f"the catalog {catalog or 'demo'} holds no tools")
+        raise ToolscoutError(f"the catalog {_catalog_name(catalog)} holds no tools")
     return tools
+
+
+def _stdin_catalog() -> list[ToolReference]:
+    """The catalog piped to standard input (`--catalog -`)."""
+    from toolscout.catalog import parse_catalog_text
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise ToolscoutError(
+            "--catalog - reads the catalog from standard input, which is a terminal; pipe "
+            "one in (toolscout search QUERY --catalog - < tools.jsonl) or pass --catalog PATH"
+        )
+    try:
+        text = sys.stdin.buffer.read().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ToolscoutError(f"standard input: not UTF-8 text ({error})") from None
+    return parse_catalog_text(text)
+
+
+def _catalog_name(catalog: str | None) -> str:
+    """The catalog as the output names it."""
+    if catalog == STDIN:
+        return "standard input"
+    return catalog or "the demo catalog"
 
 
 def _open_index(backend: str, options: Mapping[str, str], settings: Any) -> Any:
@@ -344,7 +382,7 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{_shown(args.query)}: {_shown_of(len(response), len(tools), args.catalog)}")
     out.write(f" ({backend})\n")
     floor = getattr(getattr(index, "options", None), "min_confidence", None)
-    _write_hits(response, out, floor=floor)
+    _write_hits(response, out, floor=floor, style=args.style)
     if missing:
         out.write("  no tool mentions: " + ", ".join(repr(word) for word in missing) + "\n")
     out.write(_describe(response, savings) + "\n")
@@ -366,7 +404,7 @@ def _shown(query: str) -> str:
 def _shown_of(shown: int, total: int, catalog: str | None) -> str:
     """What the header says the hits are: the best few of the catalog's tools, worded so
     that it does not read as a count of the tools that matched ("3 of 317 tools" did)."""
-    tools = f"the {total:,} tools in {catalog or 'the demo catalog'}"
+    tools = f"the {total:,} tools in {_catalog_name(catalog)}"
     if not shown:
         return f"none shown of {tools}"
     return f"the best {'one' if shown == 1 else shown} of {tools}"
@@ -379,12 +417,15 @@ ORDER_NOTE = (
 )
 
 
-def _write_hits(response: Any, out: TextIO, *, floor: float | None = None) -> None:
+def _write_hits(
+    response: Any, out: TextIO, *, floor: float | None = None, style: Style | None = None
+) -> None:
+    style = style or Style(False)
     if not len(response):
-        out.write(f"  {_why_empty(response, floor)}\n")
+        out.write(f"  {style.yellow(_why_empty(response, floor))}\n")
     for rank, hit in enumerate(response, 1):
         confidence = "" if hit.confidence is None else f", confidence {hit.confidence:.2f}"
-        out.write(f"  {rank}. {hit.name}  (score {hit.score:.3g}{confidence})\n")
+        out.write(f"  {rank}. {style.bold(hit.name)}  (score {hit.score:.3g}{confidence})\n")
         if hit.summary:
             out.write(f"     {hit.summary}\n")
     if _confidence_rises(response):
@@ -491,7 +532,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     )
     for query, response, savings in searches:
         out.write(f"\n> {query}\n")
-        _write_hits(response, out)
+        _write_hits(response, out, style=args.style)
         out.write(f"  {_describe(response, savings)}\n")
     sent = sum(s.sent_tokens for _q, _r, s in searches) / len(searches)
     out.write(
@@ -600,7 +641,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
 
     settings = load_settings()
     options = parse_options(args.option)
-    tools = load_catalog(args.catalog)
+    tools = _stdin_catalog() if args.catalog == STDIN else load_catalog(args.catalog)
     queries = load_queries(args.queries)
     infeasible = load_infeasible(args.infeasible) if args.infeasible else []
     # Chosen once the files are read: a bad file is named first, whatever is installed.
@@ -681,6 +722,31 @@ def _add_backend_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_color_option(parser: argparse.ArgumentParser, top: bool = False) -> None:
+    """`--color WHEN`; on a subcommand it is unset unless given, so that
+    `toolscout --color never search ...` and `toolscout search ... --color never` agree."""
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto" if top else argparse.SUPPRESS,
+        metavar="WHEN",
+        help="colour the output: auto (on a terminal, unless NO_COLOR is set), always, never",
+    )
+
+
+#: `toolscout search --help` ends with these.
+SEARCH_EXAMPLES = """\
+examples:
+  toolscout search "send a message to a channel"
+  toolscout search "refund a card payment" --catalog tools.jsonl -n 3
+  toolscout search "open a pull request" -b duckdb -o path=tools.duckdb
+  cat tools.jsonl | toolscout search "create an invoice" --catalog - --json
+  toolscout search "weather" -o min_confidence=0    # also the tools below the floor
+
+exit status: 0 when the search ran, whether or not it found a tool; 2 for bad input
+"""
+
+
 def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     """The argument parser of the `toolscout` command.
 
@@ -690,18 +756,28 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="toolscout",
         description="Tool search for LLM agents: find the few tools a request needs.",
+        epilog="exit status: 0 success, 2 bad input or usage, 130 interrupted (docs/cli.md)",
     )
     parser.add_argument("--version", action="version", version=f"toolscout {__version__}")
+    add_color_option(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     backends = commands.add_parser("backends", help="list installed backends")
     backends.add_argument("--json", action="store_true", help="print JSON")
     backends.set_defaults(handler=cmd_backends)
 
-    search = commands.add_parser("search", help="search a tool catalog")
+    search = commands.add_parser(
+        "search",
+        help="search a tool catalog",
+        description="Index a tool catalog and show the tools that fit QUERY best.",
+        epilog=SEARCH_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     search.add_argument("query", metavar="QUERY", help="what the tool should do")
     search.add_argument(
-        "--catalog", metavar="PATH", help="tools as JSON/JSONL (default: the demo catalog)"
+        "--catalog",
+        metavar="PATH",
+        help="tools as JSON/JSONL, - for standard input (default: the demo catalog)",
     )
     search.add_argument("--backend", "-b", metavar="NAME", help="backend (default: config)")
     search.add_argument(
@@ -721,7 +797,9 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     demo.set_defaults(handler=cmd_demo)
 
     evaluation = commands.add_parser("eval", help="score backends on a catalog and queries")
-    evaluation.add_argument("--catalog", required=True, metavar="TOOLS.jsonl")
+    evaluation.add_argument(
+        "--catalog", required=True, metavar="TOOLS.jsonl", help="- for standard input"
+    )
     evaluation.add_argument("--queries", required=True, metavar="QUERIES.jsonl")
     evaluation.add_argument(
         "--backend",
@@ -750,13 +828,45 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     from toolscout.caches import add_command as add_cache_command
 
     add_cache_command(commands)
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print the completion script of SHELL: commands, flags, the installed "
+        "backends and their -o option keys. Write it again after installing a backend.",
+        epilog=COMPLETION_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL")
+    completion.set_defaults(handler=cmd_completion)
+    for name, subparser in commands.choices.items():
+        if name != "completion":
+            add_color_option(subparser)
     if plugin_commands:
         _add_plugin_commands(commands)
     return parser
 
 
+COMPLETION_EXAMPLES = """\
+install (then open a new shell):
+  bash: toolscout completion bash > ~/.local/share/bash-completion/completions/toolscout
+  zsh:  toolscout completion zsh > "${fpath[1]}/_toolscout"
+  fish: toolscout completion fish > ~/.config/fish/completions/toolscout.fish
+"""
+
+
+def cmd_completion(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the completion script of one shell, from the parser with plugin commands."""
+    from toolscout.completion import completion_script, installed_backends
+
+    backends, keys = installed_backends()
+    out.write(completion_script(args.shell, build_parser(plugin_commands=True), backends, keys))
+    return 0
+
+
 #: Commands of core itself; anything else may come from a plugin.
-BUILTIN_COMMANDS = frozenset({"backends", "search", "demo", "eval", "config", "cache"})
+BUILTIN_COMMANDS = frozenset(
+    {"backends", "search", "demo", "eval", "config", "cache", "completion"}
+)
 
 
 def _add_plugin_commands(commands: Any) -> None:
@@ -806,6 +916,7 @@ class _Warnings(logging.Handler):
         self._lines: list[str] = []
         self._seen: set[str] = set()
         self._timer: threading.Timer | None = None
+        self.style = Style(False)  # set once the command line says (--color)
 
     def filter(self, record: logging.LogRecord) -> bool:
         return record.name.partition(".")[0].startswith("toolscout") and super().filter(record)
@@ -815,7 +926,8 @@ class _Warnings(logging.Handler):
         if text in self._seen:
             return
         self._seen.add(text)
-        line = f"toolscout: {record.levelname.lower()}: {text}\n"
+        level = self.style.yellow(f"{record.levelname.lower()}:")
+        line = f"toolscout: {level} {text}\n"
         if self._held:
             self._lines.append(line)
         else:
@@ -884,7 +996,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _fail(command: str, message: str, warnings: _Warnings) -> int:
     """Report a failed command in one line."""
     warnings.drop()
-    sys.stderr.write(f"toolscout {command}: error: {message}\n")
+    sys.stderr.write(f"toolscout {command}: {warnings.style.red('error:')} {message}\n")
     return EXIT_USAGE
 
 
@@ -899,9 +1011,12 @@ def _main(argv: Sequence[str] | None, warnings: _Warnings) -> int:
         return EXIT_USAGE
     except SystemExit as stop:  # --help and --version
         return stop.code if isinstance(stop.code, int) else 0
+    args.style = Style(wants_color(sys.stdout, args.color))
+    warnings.style = Style(wants_color(sys.stderr, args.color))
     handler: Callable[[argparse.Namespace, TextIO], int] | None = getattr(args, "handler", None)
     if handler is None:
-        parser.print_help(sys.stdout)
+        # No command is a usage error: the help goes where errors go.
+        parser.print_help(sys.stderr)
         return EXIT_USAGE
     if args.command not in BUILTIN_COMMANDS:
         warnings.show_after(PLUGIN_COMMAND_HOLD_S)  # it may serve for hours
@@ -938,7 +1053,7 @@ def _main(argv: Sequence[str] | None, warnings: _Warnings) -> int:
     except KeyboardInterrupt:
         warnings.show()
         sys.stderr.write("toolscout: interrupted\n")
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":  # pragma: no cover - `python -m toolscout.cli`
