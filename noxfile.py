@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -67,7 +68,7 @@ def core(session: nox.Session) -> None:
 
 
 #: Session names that are taken, so a member of the same folder name gets `NAME-tests`.
-RESERVED = {"core", "integration", "lint", "typecheck", "docs", "bench", "bench_quick"}
+RESERVED = {"core", "integration", "lint", "typecheck", "docs", "bench", "bench_quick", "build"}
 
 
 def member_session_name(member: str) -> str:
@@ -118,8 +119,36 @@ def integration(session: nox.Session) -> None:
     # embeds with toolscout-onnx), now that the backends and SDKs they use are installed
     # (core's own session skips those).
     run_pytest(
-        session, "tests", "core/tests/test_docs_blocks.py", "core/tests/test_conformance_docs.py"
+        session,
+        "tests",
+        "core/tests/test_docs_blocks.py",
+        "core/tests/test_conformance_docs.py",
+        # Those read the wheel folder `nox -s build` makes.
+        "--ignore=tests/release",
     )
+
+
+#: Where `nox -s build` puts the sdist and wheel of every distribution.
+DIST = ROOT / "dist"
+
+
+@nox.session(python=PYTHON, tags=["release"])
+def build(session: nox.Session) -> None:
+    """Every distribution's sdist and wheel into dist/, checked, installed in a fresh venv.
+
+    `twine check --strict` reads each file's metadata; tests/release installs from the
+    folder with pip, as a user would (`pip install --find-links dist "toolscout[duckdb]"`).
+    """
+    session.install("uv", "twine", "pytest>=8", "packaging>=22")
+    shutil.rmtree(DIST, ignore_errors=True)
+    for folder in ["core", *members("backends"), *members("contrib")]:
+        # uv builds the sdist, then the wheel from the sdist: a file missing from the
+        # sdist fails here, not on a user's machine.
+        session.run("uv", "build", "--quiet", "--out-dir", str(DIST), folder)
+    session.run("twine", "check", "--strict", *sorted(str(p) for p in DIST.glob("toolscout*")))
+    # The tests install with pip, as users do, with this machine's pip settings. They need
+    # no toolscout here: tests/conftest.py (which loads its pytest plugin) is cut off.
+    run_pytest(session, "tests/release", "--confcutdir=tests/release", "-p", "no:cacheprovider")
 
 
 @nox.session(python=PYTHON, tags=["checks"])

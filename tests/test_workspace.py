@@ -104,6 +104,7 @@ def test_nox_sessions_are_named_as_people_type_them(nox_command: list[str]) -> N
         "core",
         *members,
         "integration",
+        "build",
         "lint",
         "typecheck",
         "docs",

@@ -575,7 +575,8 @@ class PluginRegistry:
             if name not in table and name in self._failures:
                 failure = self._failures[name]
                 if isinstance(failure.error, CoreVersionError):
-                    raise CoreVersionError(str(failure))
+                    # Chained to what the mismatch caused, for whoever reads the traceback.
+                    raise CoreVersionError(str(failure)) from failure.error.__cause__
                 raise PluginLoadError(str(failure))
             if name not in table:
                 self.load_all()
