@@ -8,9 +8,13 @@
                         [--restart-delay S] [--max-restart-delay S] [--no-restart]
                         [--principal NAME]
     toolscout mcp tools --config servers.json [--json]
+    toolscout mcp install claude-desktop|cursor|vscode [--config servers.json] [--print]
+                          [--scope user|project] [--path FILE] [--name NAME]
 
-The same commands run as `toolscout-mcp serve ...` without the core CLI. Log lines go to
-stderr: over stdio, stdout carries the MCP protocol.
+Without `--config`, `serve` and `tools` read `.mcp.json` or `mcp.json` in the working
+directory. The same commands run as `toolscout-mcp serve ...` without the core CLI. Log
+lines go to stderr: over stdio, stdout carries the MCP protocol. Exit status: 0, or 2 with
+one line on stderr for bad input (as `toolscout`).
 """
 
 from __future__ import annotations
@@ -19,12 +23,17 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from toolscout_mcp.servers import ServerConfig
 
-__all__ = ["add_commands", "main"]
+__all__ = ["add_commands", "is_gateway", "main"]
+
+#: The clients `toolscout mcp install` knows (`toolscout_mcp.clients.CLIENTS`), named here
+#: so that building the parser imports nothing more.
+CLIENT_NAMES = ("claude-desktop", "cursor", "vscode")
 
 
 def _positive_int(text: str) -> int:
@@ -57,13 +66,19 @@ def _seconds(text: str) -> float:
     return value
 
 
+#: The servers files `serve` and `tools` read from the working directory without --config.
+DEFAULT_CONFIGS = (".mcp.json", "mcp.json")
+
+
+def _add_config(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--config", "-c", metavar="SERVERS.json", help=help)
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config",
-        "-c",
-        required=True,
-        metavar="SERVERS.json",
-        help='MCP servers in the {"mcpServers": {...}} format (claude_desktop_config.json works)',
+    _add_config(
+        parser,
+        'MCP servers in the {"mcpServers": {...}} format (claude_desktop_config.json works); '
+        f"default: {' or '.join(DEFAULT_CONFIGS)} here",
     )
     parser.add_argument("--backend", "-b", metavar="NAME", help="search backend (default: config)")
     parser.add_argument(
@@ -178,6 +193,62 @@ def add_commands(subparsers: Any) -> None:
     tools.add_argument("--json", action="store_true", help="print JSON")
     tools.set_defaults(handler=cmd_tools)
 
+    install = commands.add_parser(
+        "install",
+        help="add the gateway to a desktop MCP client's config",
+        description="Write the gateway's entry into the client's own config file, beside "
+        "the servers already there (none is dropped); --print shows it instead.",
+        epilog=INSTALL_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    install.add_argument(
+        "client", choices=sorted(CLIENT_NAMES), metavar="CLIENT", help=", ".join(CLIENT_NAMES)
+    )
+    _add_config(
+        install,
+        "the servers the gateway fronts (default: .mcp.json or mcp.json here); the entry "
+        "names it by its absolute path",
+    )
+    install.add_argument(
+        "--print", action="store_true", help="print the entry to paste; write nothing"
+    )
+    install.add_argument(
+        "--scope",
+        choices=["user", "project"],
+        help="cursor: user (~/.cursor/mcp.json, default) or project (.cursor/mcp.json); "
+        "vscode: project (.vscode/mcp.json, default) or user (the profile's mcp.json)",
+    )
+    install.add_argument("--path", metavar="FILE", help="the client's config file to write")
+    install.add_argument(
+        "--name", default="toolscout", help="the server's name in the client (default toolscout)"
+    )
+    install.add_argument("--backend", "-b", metavar="NAME", help="search backend the gateway uses")
+    install.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="backend option for the gateway; repeatable (secrets belong in the "
+        "environment, e.g. TOOLSCOUT_BACKENDS__POSTGRES__DSN, not in a config file)",
+    )
+    install.add_argument(
+        "--progressive",
+        action="store_true",
+        help="the gateway runs in progressive mode (see toolscout mcp serve --help)",
+    )
+    install.set_defaults(handler=cmd_install)
+
+
+#: `toolscout mcp install --help` ends with these.
+INSTALL_EXAMPLES = """\
+examples:
+  toolscout mcp install claude-desktop --config ~/mcp/servers.json
+  toolscout mcp install cursor --scope project        # .cursor/mcp.json, servers from .mcp.json
+  toolscout mcp install vscode --config servers.json --print
+  toolscout mcp install claude-desktop --progressive -b duckdb -o path=/home/me/tools.duckdb
+"""
+
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
@@ -230,11 +301,32 @@ def _restart_policy(args: argparse.Namespace) -> Any:
     )
 
 
+def _servers_file(config: str | None) -> str:
+    """`--config`, or the first of `DEFAULT_CONFIGS` in the working directory."""
+    if config is not None:
+        return config
+    for name in DEFAULT_CONFIGS:
+        if Path(name).is_file():
+            return name
+    raise ValueError(
+        f"no --config given and no {' or '.join(DEFAULT_CONFIGS)} in {Path.cwd()}; pass "
+        "--config SERVERS.json (the mcpServers format)"
+    )
+
+
 def _enabled_servers(config: str) -> list[ServerConfig]:
-    """The servers `config` enables; none is an error (there would be nothing to serve)."""
+    """The servers `config` enables; none is an error (there would be nothing to serve).
+
+    An entry that starts a toolscout gateway itself (a client file that `mcp install`
+    wrote, read as the servers file) is left out: the gateway would start itself."""
     from toolscout_mcp.servers import load_servers
 
-    servers = load_servers(config)
+    servers = []
+    for server in load_servers(config):
+        if is_gateway(server):
+            _log(f"left out server {server.name!r} of {config}: it is a toolscout gateway")
+        else:
+            servers.append(server)
     if not servers:
         raise ValueError(
             f"{config} lists no enabled MCP servers; add one under mcpServers, or remove "
@@ -259,6 +351,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     )
     from toolscout_mcp.transport import DEFAULT_MAX_RESULT_BYTES
 
+    args.config = _servers_file(args.config)
     servers = _enabled_servers(args.config)
     # Over stdio no request carries a token: only the chosen principal's setting matters.
     stdio_principals = () if args.principal is None else (args.principal,)
@@ -364,6 +457,7 @@ def cmd_tools(args: argparse.Namespace, out: TextIO) -> int:
 
     from toolscout_mcp.upstream import RestartPolicy
 
+    args.config = _servers_file(args.config)
     servers = _enabled_servers(args.config)
     settings = load_settings()
     backend, index = _open_index(args, settings)
@@ -427,6 +521,61 @@ def _none_ready(servers: Sequence[Mapping[str, Any]], config: str) -> int:
         "(each one's reason is above); fix its command, url or env there\n"
     )
     return 2
+
+
+def is_gateway(server: ServerConfig) -> bool:
+    """Whether `server` starts a toolscout gateway (`toolscout mcp serve`,
+    `python -m toolscout mcp serve`, `toolscout-mcp serve`)."""
+    if server.command is None:
+        return False
+    words = [PurePath(server.command).name, *server.args]
+    for start, word in enumerate(words):
+        if word in ("toolscout", "toolscout.exe") or word.startswith("toolscout-mcp"):
+            rest = words[start + 1 :]
+            return rest[:2] == ["mcp", "serve"] or rest[:1] == ["serve"]
+    return False
+
+
+def cmd_install(args: argparse.Namespace, out: TextIO) -> int:
+    """Write (or print) the gateway's entry in a desktop client's config file."""
+    from toolscout_mcp.clients import CLIENTS, check_name, config_path, gateway_entry, install
+
+    client = CLIENTS[args.client]
+    name = check_name(args.name)
+    servers = Path(_servers_file(args.config)).resolve()
+    if args.config is not None and not servers.is_file():
+        raise ValueError(
+            f"the servers file {args.config} does not exist; pass --config SERVERS.json "
+            "(the mcpServers format the gateway reads)"
+        )
+    _enabled_servers(str(servers))  # a servers file the gateway would refuse, refused now
+    extra = [*(["--backend", args.backend] if args.backend else [])]
+    for option in args.option:
+        extra += ["--option", option]
+    if args.progressive:
+        extra.append("--progressive")
+    entry = gateway_entry(client, servers, extra)
+    if args.print:
+        from toolscout_mcp.clients import snippet
+
+        out.write(snippet(client, name, entry))
+        return 0
+    if args.path is not None:
+        path = Path(args.path).expanduser()
+    else:
+        path = config_path(client, args.scope or client.scopes[0], cwd=Path.cwd(), home=Path.home())
+    if path.resolve() == servers:
+        raise ValueError(
+            f"{path} is both the client's config and the gateway's servers file: the gateway "
+            "would start itself; keep the servers in a file of their own (--config)"
+        )
+    replaced, others = install(client, path, name, entry)
+    kept = f"{others} other server{'' if others == 1 else 's'} kept"
+    out.write(
+        f"{'replaced' if replaced else 'added'} {name!r} in {path} ({kept}); the gateway "
+        f"fronts the servers of {servers}; restart {client.title} to load it\n"
+    )
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
