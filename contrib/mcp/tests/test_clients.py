@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -367,3 +368,29 @@ def test_tools_reads_mcp_json_in_the_working_directory(
 def test_a_gateway_entry_is_recognised(command: str, args: list[str], gateway: bool) -> None:
     (server,) = parse_servers({"mcpServers": {"s": {"command": command, "args": args}}})
     assert is_gateway(server) is gateway
+
+
+# --- the gateway CLI's conventions ----------------------------------------------------------
+
+
+def test_python_dash_m_toolscout_mcp_runs_the_gateway_cli(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "toolscout_mcp", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "examples:" in done.stdout and "toolscout mcp install" in done.stdout
+
+
+def test_color_is_accepted_after_the_plugin_command(
+    servers: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = install(capsys, "cursor", "--config", str(servers), "--print")
+    assert code == 0, err
+    assert (
+        main(["mcp", "--color", "never", "install", "cursor", "-c", str(servers), "--print"]) == 0
+    )
+    assert capsys.readouterr().out == out

@@ -838,11 +838,12 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     )
     completion.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL")
     completion.set_defaults(handler=cmd_completion)
-    for name, subparser in commands.choices.items():
-        if name != "completion":
-            add_color_option(subparser)
     if plugin_commands:
         _add_plugin_commands(commands)
+    for name, subparser in commands.choices.items():
+        if name != "completion":
+            with suppress(argparse.ArgumentError):  # a plugin's command may have its own
+                add_color_option(subparser)
     return parser
 
 

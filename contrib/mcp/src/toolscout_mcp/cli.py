@@ -102,7 +102,12 @@ def add_commands(subparsers: Any) -> None:
     commands = mcp.add_subparsers(dest="mcp_command", metavar="COMMAND")
     mcp.set_defaults(handler=lambda _args, _out: _usage(mcp))
 
-    serve = commands.add_parser("serve", help="run the tool-search gateway MCP server")
+    serve = commands.add_parser(
+        "serve",
+        help="run the tool-search gateway MCP server",
+        epilog=SERVE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _common(serve)
     serve.add_argument(
         "--transport", "-t", choices=["stdio", "http"], default="stdio", help="default stdio"
@@ -239,6 +244,17 @@ def add_commands(subparsers: Any) -> None:
     )
     install.set_defaults(handler=cmd_install)
 
+
+#: `toolscout mcp serve --help` ends with these.
+SERVE_EXAMPLES = """\
+examples:
+  toolscout mcp serve                                  # the servers of .mcp.json here, stdio
+  toolscout mcp serve --config servers.json --progressive
+  toolscout mcp serve -c servers.json --transport http --port 8765
+  toolscout mcp install claude-desktop -c servers.json # add it to a desktop client
+
+exit status: 0 when the client disconnects; 2 for bad input, before any server starts
+"""
 
 #: `toolscout mcp install --help` ends with these.
 INSTALL_EXAMPLES = """\
