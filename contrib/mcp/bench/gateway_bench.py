@@ -9,7 +9,8 @@ Two catalogs:
 For each it starts `toolscout mcp serve` over stdio with the SDK client and prints the tools
 indexed, the o200k_base tokens of `tools/list` (upstream tools vs the gateway's), and for
 bfcl the `search_tools` round-trip latency (median and p99 over the queries; the median of
-`--repeat` runs) plus hit@5 / recall@5 / MRR@10 of the results seen through the gateway.
+`--repeat` runs) beside a `tools/list` round trip's median in the same session, plus
+hit@5 / recall@5 / MRR@10 of the results seen through the gateway.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from toolscout.evaluation import hit_at_k, load_queries, mrr_at_k, percentile, recall_at_k
 from toolscout.tokens import count_tokens, tool_tokens
 from toolscout.types import ToolReference
+from toolscout.wire_names import wire_names
 
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent / "tests"
@@ -65,6 +67,7 @@ async def measure(
         path = Path(tmp) / "servers.json"
         path.write_text(json.dumps({"mcpServers": config}))
         direct = await upstream_tools(config)
+        original = {wire: name for name, wire in wire_names([t.name for t in direct]).items()}
         args = ["-m", "toolscout.cli", "mcp", "serve", "--config", str(path), "-b", backend]
         params = StdioServerParameters(command=sys.executable, args=args)
         start = time.perf_counter()
@@ -92,11 +95,22 @@ async def measure(
                     )
                     latencies.append((time.perf_counter() - t0) * 1000.0)
                     data = result.structured_content or {}
-                    ranked_lists.append([tool["name"] for tool in data.get("tools", [])])
+                    # Under the catalog's own names (the gateway lists dotted ones renamed).
+                    ranked_lists.append(
+                        [original.get(tool["name"], tool["name"]) for tool in data.get("tools", [])]
+                    )
                 runs.append((statistics.median(latencies), percentile(latencies, 99)))
+            # The transport's own cost, for scale: a tools/list round trip of the same run.
+            listing = []
+            for _ in range(len(queries)):
+                t0 = time.perf_counter()
+                await session.list_tools()
+                listing.append((time.perf_counter() - t0) * 1000.0)
+            report["list_ms_p50"] = round(statistics.median(listing), 2)
             pairs = list(zip(queries, ranked_lists, strict=True))
             report["search_ms_p50"] = round(statistics.median(r[0] for r in runs), 2)
             report["search_ms_p99"] = round(statistics.median(r[1] for r in runs), 2)
+            report["search_over_list"] = round(report["search_ms_p50"] / report["list_ms_p50"], 2)
             report["runs"] = [[round(a, 2), round(b, 2)] for a, b in runs]
             report["queries"] = len(queries)
             report["hit@5"] = round(

@@ -955,6 +955,25 @@ def test_mcp_tools_reports_tools_renamed_for_model_apis(
     assert "pub: 'get[1]' is not a name model APIs accept" in out and "named 'get_1_'" in out
 
 
+async def test_the_start_up_summary_names_a_few_renames_and_counts_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A catalog of dotted names renames hundreds of tools: the summary printed at start-up
+    names the first few and counts the others, not a line per tool."""
+    from toolscout_mcp import cli as mcp_cli
+
+    renamed = sum(1 for name, wire in wire_expected().items() if name != wire)
+    assert renamed >= 3
+    monkeypatch.setattr(mcp_cli, "SHOWN_COLLISIONS", 2)
+    async with McpToolHub(servers(pub=entry("oddnames"))) as hub:
+        summary = mcp_cli._summary(hub, "regex")
+    lines = summary.splitlines()
+    assert sum("is not a name model APIs accept" in line for line in lines) == 2
+    assert lines[-1] == (
+        f"  ... and {renamed - 2} more tools renamed or left out (toolscout mcp tools lists all)"
+    )
+
+
 async def test_over_stdio_only_the_chosen_principals_token_setting_matters(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,7 +17,7 @@ from toolscout.analysis import Analyzer
 from toolscout.toolsets import PerSet, ToolSet, set_fingerprint
 from toolscout.types import ToolReference
 
-__all__ = ["MAX_LISTED_WORDS", "reports_words", "unmatched_in", "unmatched_words"]
+__all__ = ["MAX_LISTED_WORDS", "Vocabulary", "reports_words", "unmatched_in", "unmatched_words"]
 
 MAX_LISTED_WORDS = 5
 """Query words no tool contains that a result names."""
@@ -83,6 +83,22 @@ def unmatched_in(
         tools = toolset.tools
         vocabulary = _vocabulary((tools[name] for name in allowed if name in tools), analysis)
     return _missing(query, vocabulary, analysis)
+
+
+class Vocabulary:
+    """The terms a fixed collection of tools contains (one principal's, say), by the index's
+    analyzer: `missing` is `unmatched_words` over those tools alone. Build it once per
+    collection; a query then costs a look-up per word."""
+
+    __slots__ = ("analyzer", "terms")
+
+    def __init__(self, tools: Iterable[ToolReference], analysis: Analyzer) -> None:
+        self.analyzer = analysis
+        self.terms = _vocabulary(tools, analysis)
+
+    def missing(self, query: str) -> list[str]:
+        """The words of `query` none of the tools contains, as the model wrote them."""
+        return _missing(query, self.terms, self.analyzer)
 
 
 def _vocabulary(tools: Iterable[ToolReference], analysis: Analyzer) -> frozenset[str]:

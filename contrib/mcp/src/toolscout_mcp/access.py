@@ -34,12 +34,15 @@ import hashlib
 import hmac
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import mcp.types as types
+from toolscout.analysis import Analyzer
 from toolscout.errors import ConfigError
+from toolscout.unmatched import Vocabulary
 
 if TYPE_CHECKING:
     from toolscout_mcp.hub import HubTool, McpToolHub
@@ -271,12 +274,23 @@ class Grant:
         }
         #: Servers with at least one tool this principal sees.
         self.servers_with_tools = frozenset(tool.server for tool in self.tools.values())
-        self._vocabulary: _Visible | None = None
+        self._hidden = Counter(t.server for name, t in hub.tools.items() if name not in self.tools)
+        self._vocabulary: Vocabulary | None = None
 
-    def vocabulary(self, index: Any) -> Any:
-        """The principal's tools, read the way core's `unmatched_words` reads an index."""
+    def hidden(self, servers: Iterable[str]) -> int:
+        """How many tools of `servers` this principal may not see."""
+        return sum(self._hidden[server] for server in servers)
+
+    def vocabulary(self, index: Any) -> Vocabulary | None:
+        """The words of the principal's tools, by the index's analyzer (None: the index has
+        none), built once per grant: what a search tells this principal no tool has."""
+        analysis = getattr(index, "analyzer", None)
+        if not isinstance(analysis, Analyzer):
+            return None
         if self._vocabulary is None:
-            self._vocabulary = _Visible(index, self.tools.values())
+            self._vocabulary = Vocabulary(
+                (tool.reference for tool in self.tools.values()), analysis
+            )
         return self._vocabulary
 
     def tool(self, tool: HubTool) -> bool:
@@ -304,17 +318,6 @@ class Grant:
         return any(p.whole_server(server, tags) for p in allow) and not any(
             p.whole_server(server, tags) for p in deny
         )
-
-
-class _Visible:
-    """An index's analyzer over one principal's tools only (for `unmatched_words`)."""
-
-    def __init__(self, index: Any, tools: Iterable[HubTool]) -> None:
-        self.analyzer = getattr(index, "analyzer", None)
-        self._tools = {tool.name: tool.reference for tool in tools}
-
-    def tools(self, session_id: str) -> dict[str, Any]:
-        return self._tools
 
 
 #: The SHA-256 of the empty token: what the documented hash command prints for an unset

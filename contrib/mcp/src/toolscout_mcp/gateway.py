@@ -175,6 +175,9 @@ class Gateway:
         self.access = access
         self.principal = principal
         self._grants: dict[str, tuple[int, Grant]] = {}
+        # Per principal (None: no principals), the tools listed up front, by hub version:
+        # working them out scans the whole catalog, so not on every tools/list.
+        self._always: dict[str | None, tuple[int, list[str]]] = {}
         # Per connection, per principal: a client's state is never another principal's.
         self._clients: weakref.WeakKeyDictionary[Any, dict[str | None, _ClientState]] = (
             weakref.WeakKeyDictionary()
@@ -275,6 +278,16 @@ class Gateway:
     def _visible(self, grant: Grant | None) -> dict[str, HubTool]:
         return self.hub.tools if grant is None else grant.tools
 
+    def _always_listed(self, grant: Grant | None, available: Mapping[str, HubTool]) -> list[str]:
+        """The tools of `available` (what `grant` sees) every client lists (alwaysLoad)."""
+        key = grant.principal.name if grant is not None else None
+        version = self.hub.version
+        cached = self._always.get(key)
+        if cached is None or cached[0] != version:
+            names = [name for name, tool in available.items() if self._mode(tool) == "always"]
+            cached = self._always[key] = (version, names)
+        return cached[1]
+
     def _mode(self, tool: HubTool) -> LoadMode:
         return load_mode(self.hub.upstreams[tool.server].config, tool.original)
 
@@ -312,7 +325,7 @@ class Gateway:
         state = self._client(ctx, grant)
         # Tools listed up front (alwaysLoad), then those this client found (progressive);
         # an upstream tool named like the gateway's own stays reachable via call_tool.
-        listed = [name for name, tool in available.items() if self._mode(tool) == "always"]
+        listed = list(self._always_listed(grant, available))
         if self.progressive:
             listed += [
                 name
@@ -451,7 +464,7 @@ class Gateway:
             state.revealed[tool.name] = tool.reference.fingerprint
         if matched > len(found):
             payload["matched"] = matched  # tools that match in all; max_results shows more
-        missing = self.hub.unmatched_words(query, grant)
+        missing = self.hub.unmatched_words(query, grant, response)
         if missing:
             payload["words_no_tool_has"] = missing
         failures = {

@@ -33,7 +33,7 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
@@ -42,6 +42,7 @@ import mcp.types as types
 from toolscout import telemetry
 from toolscout.errors import ToolscoutError, quote_value
 from toolscout.types import ToolReference, ToolSearchRequest, ToolSearchResponse, thaw
+from toolscout.unmatched import Vocabulary
 from toolscout.wire_names import MAX_WIRE_NAME, is_wire_safe, wire_names
 
 from toolscout_mcp.servers import ServerConfig
@@ -75,7 +76,9 @@ class Visibility(Protocol):
 
     def server(self, server: str) -> bool: ...
 
-    def vocabulary(self, index: Any) -> Any: ...
+    def vocabulary(self, index: Any) -> Vocabulary | None: ...
+
+    def hidden(self, servers: Iterable[str]) -> int: ...
 
 
 #: Separator between server and tool in a namespaced name (`github__create_issue`).
@@ -576,18 +579,27 @@ class McpToolHub:
         found, _ = await self.search_counted(query, max_results, server=server, grant=grant)
         return found
 
-    def unmatched_words(self, query: str, grant: Visibility | None = None) -> list[str]:
+    def unmatched_words(
+        self,
+        query: str,
+        grant: Visibility | None = None,
+        response: ToolSearchResponse | None = None,
+    ) -> list[str]:
         """The words of `query` that no tool of the hub contains (as core's `tool_search`
-        names them to the model); with a `grant`, no tool that principal sees: a word only
-        another principal's tools hold must not tell it they exist."""
-        from toolscout.unmatched import unmatched_words
+        names them to the model), from the search's `response` when its index reports them;
+        with a `grant`, no tool that principal sees: a word only another principal's tools
+        hold must not tell it they exist."""
+        from toolscout.unmatched import reports_words, unmatched_words
 
         session = self._view.session
         if session is None:
             return []
-        if grant is None:
-            return unmatched_words(self.index, session, query)
-        return unmatched_words(grant.vocabulary(self.index), session, query)
+        if grant is not None:
+            vocabulary = grant.vocabulary(self.index)
+            return vocabulary.missing(query) if vocabulary is not None else []
+        if response is not None and reports_words(self.index):
+            return list(response.unmatched_words)
+        return unmatched_words(self.index, session, query)
 
     async def search_counted(
         self,
@@ -632,9 +644,7 @@ class McpToolHub:
             if not servers:
                 return [], 0, None
             wanted = {"server": servers}
-            hidden = sum(
-                1 for t in view.tools.values() if t.server in servers and t.name not in grant.tools
-            )
+            hidden = grant.hidden(servers)
         filtered = wanted is not None and not self.index.capabilities.metadata_filter
         # An index without metadata filters ranks everything; the server is kept below.
         limit = len(view.tools) if filtered else min(len(view.tools), max_results + hidden)
