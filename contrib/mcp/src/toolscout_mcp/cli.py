@@ -288,6 +288,10 @@ def _log(text: str) -> None:
     sys.stderr.flush()
 
 
+#: Renamed or left-out tools the start-up summary names (`toolscout mcp tools` lists all).
+SHOWN_COLLISIONS = 5
+
+
 def _summary(hub: Any, backend: str) -> str:
     ready = sum(1 for u in hub.upstreams.values() if u.state == "ready")
     line = (
@@ -297,8 +301,12 @@ def _summary(hub: Any, backend: str) -> str:
     for status in hub.status():
         if status["state"] != "ready" and status["detail"]:
             line += f"\n  server {status['server']!r} unavailable: {status['detail']}"
-    for collision in hub.collisions:
+    # A few renames, not one line per tool: a catalog of dotted names renames hundreds.
+    for collision in hub.collisions[:SHOWN_COLLISIONS]:
         line += f"\n  server {collision.server!r}: {collision.reason}"
+    more = len(hub.collisions) - SHOWN_COLLISIONS
+    if more > 0:
+        line += f"\n  ... and {more} more tools renamed or left out (toolscout mcp tools lists all)"
     return line
 
 
