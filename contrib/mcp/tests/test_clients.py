@@ -142,6 +142,24 @@ def test_a_new_file_and_its_folder_are_created(
     assert json.loads(path.read_text(encoding="utf-8"))["servers"]["toolscout"]["type"] == "stdio"
 
 
+def test_a_linked_file_stays_a_link_and_its_target_gets_the_entry(
+    servers: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "dotfiles" / "mcp.json"
+    target.parent.mkdir()
+    target.write_text(json.dumps(EXISTING["cursor"]), encoding="utf-8")
+    link = tmp_path / "home" / ".cursor" / "mcp.json"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(target)
+    code, _out, err = install(capsys, "cursor", "--config", str(servers), "--path", str(link))
+    assert code == 0, err
+    assert link.is_symlink()
+    assert sorted(json.loads(target.read_text(encoding="utf-8"))["mcpServers"]) == [
+        "context7",
+        "toolscout",
+    ]
+
+
 def test_print_shows_the_entry_and_writes_nothing(
     servers: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

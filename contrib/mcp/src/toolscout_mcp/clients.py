@@ -206,6 +206,8 @@ def install(client: Client, path: Path, name: str, entry: Mapping[str, Any]) -> 
     Returns whether an entry of that name was replaced, and how many other servers the
     file keeps.
     """
+    if path.is_symlink():  # a dotfiles link stays a link: its target is what changes
+        path = path.resolve()
     data = _read(path, client)
     _writable(path)
     servers: dict[str, Any] = dict(data.get(client.key) or {})
