@@ -382,7 +382,7 @@ def cmd_search(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{_shown(args.query)}: {_shown_of(len(response), len(tools), args.catalog)}")
     out.write(f" ({backend})\n")
     floor = getattr(getattr(index, "options", None), "min_confidence", None)
-    _write_hits(response, out, floor=floor, style=args.style)
+    _write_hits(response, out, floor=floor, style=getattr(args, "style", None))
     if missing:
         out.write("  no tool mentions: " + ", ".join(repr(word) for word in missing) + "\n")
     out.write(_describe(response, savings) + "\n")
@@ -532,7 +532,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     )
     for query, response, savings in searches:
         out.write(f"\n> {query}\n")
-        _write_hits(response, out, style=args.style)
+        _write_hits(response, out, style=getattr(args, "style", None))
         out.write(f"  {_describe(response, savings)}\n")
     sent = sum(s.sent_tokens for _q, _r, s in searches) / len(searches)
     out.write(
