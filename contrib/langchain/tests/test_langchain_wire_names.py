@@ -1,27 +1,23 @@
-"""Tool names on the wire: BFCL's names through a real `create_agent` and `ChatOpenAI`.
+"""Tool names on the wire through a real `create_agent` and `ChatOpenAI`, beyond the
+standard suite's (test_langchain_conformance.py): auto mode sending every tool, and a
+registry tool's argument check.
 
-OpenAI accepts tool names matching `^[a-zA-Z0-9_-]{1,64}$`; BFCL has `math.gcd` beside
-`math_gcd`. The middleware sends every tool under a valid, unique name and runs the tool
-the model meant. The model here is the real ChatOpenAI against the local wire server,
-which answers from what each request carries (as a model picks among offered tools).
+OpenAI accepts tool names matching `^[a-zA-Z0-9_-]{1,64}$`. The model here is the real
+ChatOpenAI against the local wire server, which answers from what each request carries (as
+a model picks among offered tools).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import pytest
-import toolscout
 from langchain.agents import create_agent
 from langchain_core.tools import StructuredTool
 from langchain_openai import ChatOpenAI
 from toolscout import ToolRegistry
-from toolscout.testing.support import WIRE_NAME, assert_wire_safe, eval_data
+from toolscout.testing.support import WIRE_NAME
 from toolscout.testing.wire import WireServer, answer, calls, results
-from toolscout_langchain import LOADED_KEY, ToolSearchMiddleware
-
-BFCL = eval_data("bfcl", "tools.jsonl")
+from toolscout_langchain import ToolSearchMiddleware
 
 
 def sent_names(body: dict[str, Any]) -> list[str]:
@@ -49,33 +45,6 @@ def named(name: str, ran: list[str]) -> StructuredTool:
     )
 
 
-def test_colliding_dotted_names_go_out_valid_and_unique_and_calls_reach_the_right_tool(
-    server: WireServer, model: ChatOpenAI
-) -> None:
-    ran: list[str] = []
-    tools = [named(n, ran) for n in ("math.gcd", "math_gcd", "physics.calculate_cone_mass")]
-    middleware = ToolSearchMiddleware(toolscout.load_index("regex"), auto=False)
-    agent = create_agent(model, tools=tools, middleware=[middleware])
-    server.script(
-        calls(("s1", "tool_search", {"query": "greatest common divisor", "max_results": 3})),
-        offered("math_gcd_"),  # math.gcd: the plain form belongs to math_gcd
-        answer("6"),
-    )
-    out = agent.invoke({"messages": [{"role": "user", "content": "gcd of 12 and 18?"}]})
-
-    assert out["messages"][-1].content == "6"
-    assert ran == ["math.gcd"]
-    for body in server.bodies:
-        names = sent_names(body)
-        assert_wire_safe(names)
-    second = sent_names(server.bodies[1])
-    assert "math_gcd" in second and "physics_calculate_cone_mass" in second
-    # The search answer names the tools as the model can call them.
-    assert "physics_calculate_cone_mass" in results(server.bodies[1])["s1"]
-    assert results(server.bodies[2])["c1"] == "math.gcd: 6"
-    assert set(out[LOADED_KEY]) == {"math.gcd", "math_gcd", "physics.calculate_cone_mass"}
-
-
 def test_auto_mode_sending_every_tool_sends_wire_names_too(
     server: WireServer, model: ChatOpenAI
 ) -> None:
@@ -87,46 +56,6 @@ def test_auto_mode_sending_every_tool_sends_wire_names_too(
     first = sent_names(server.bodies[0])
     assert "tool_search" not in first and len(first) == 2 and all(WIRE_NAME.match(n) for n in first)
     assert ran == ["math.gcd"]
-
-
-def test_bfcl_catalog_file_plus_one_handler_through_the_agent(
-    server: WireServer, model: ChatOpenAI
-) -> None:
-    if not BFCL.exists():
-        pytest.skip(f"no BFCL tools at {BFCL} (set TOOLSCOUT_EVAL_DATA)")
-    called: list[tuple[str, dict[str, Any]]] = []
-
-    def handler(name: str, arguments: dict[str, Any]) -> str:
-        called.append((name, arguments))
-        return json.dumps({"gcd": 6})
-
-    registry = ToolRegistry()
-    registry.add_catalog(BFCL, handler)  # the way in: a catalog file and one handler
-    # BFCL has a tool named tool_search: the search tool takes another name.
-    middleware = ToolSearchMiddleware(
-        toolscout.load_index("regex"), tools=registry, search_tool_name="find_tools"
-    )
-    agent = create_agent(model, middleware=[middleware])
-
-    def call_gcd(body: dict[str, Any]) -> dict[str, Any]:
-        names = sent_names(body)
-        gcd = [n for n in names if n.startswith("math_gcd_")]
-        assert gcd, names
-        return calls(("c1", gcd[0], {"num1": 12, "num2": 18}))
-
-    server.script(
-        calls(("s1", "find_tools", {"query": "select:math.gcd,math_gcd"})), call_gcd, answer("6")
-    )
-    out = agent.invoke({"messages": [{"role": "user", "content": "gcd of 12 and 18?"}]})
-
-    assert out["messages"][-1].content == "6"
-    assert called == [("math.gcd", {"num1": 12, "num2": 18})]
-    first, second, _ = server.bodies
-    assert sent_names(first) == ["find_tools"]  # auto mode: 1,853 tools need search
-    for body in server.bodies:
-        names = sent_names(body)
-        assert_wire_safe(names)
-    assert "math_gcd" in sent_names(second)
 
 
 def test_a_registry_tool_answers_bad_arguments_with_the_problem(

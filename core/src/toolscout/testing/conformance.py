@@ -38,6 +38,7 @@ from toolscout.testing.contract import (
     ResultLimitTests,
     SessionIsolationTests,
 )
+from toolscout.testing.guard import overridden_without_xfail
 from toolscout.testing.markers import CONFORMANCE_MARKER
 from toolscout.testing.quality import RankingFloorTests
 from toolscout.testing.robustness import BadInputTests, ConcurrencyTests
@@ -50,30 +51,9 @@ __all__ = ["GUARD_TEST", "ToolIndexConformance", "overrides_without_xfail"]
 GUARD_TEST = "test_standard_tests_are_not_overridden_without_xfail"
 
 
-def _has_xfail_reason(function: object) -> bool:
-    for mark in getattr(function, "pytestmark", []):
-        if mark.name == "xfail":
-            reason = mark.kwargs.get("reason")
-            if isinstance(reason, str) and reason.strip():
-                return True
-    return False
-
-
 def overrides_without_xfail(cls: type) -> list[str]:
     """Standard tests that `cls` overrides (or removes) without an `xfail(reason=...)`."""
-    bad = []
-    for name in sorted(_standard_names()):
-        standard = getattr(ToolIndexConformance, name)
-        mine = getattr(cls, name, None)
-        if mine is standard:
-            continue
-        if name == GUARD_TEST or not _has_xfail_reason(mine):
-            bad.append(name)
-    return bad
-
-
-def _standard_names() -> set[str]:
-    return {name for name in dir(ToolIndexConformance) if name.startswith("test_")}
+    return overridden_without_xfail(ToolIndexConformance, cls, GUARD_TEST)
 
 
 class ToolIndexConformance(

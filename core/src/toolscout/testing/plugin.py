@@ -46,21 +46,26 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    conformance = sys.modules.get("toolscout.testing.conformance")
-    if conformance is None:  # no test module uses the suite
-        return
-    base = conformance.ToolIndexConformance
-    guard = conformance.GUARD_TEST
+    # Each standard suite (backends', integrations') that a test module imported.
+    suites = [
+        (module.__dict__[base], module.GUARD_TEST)
+        for name, base in (
+            ("toolscout.testing.conformance", "ToolIndexConformance"),
+            ("toolscout.testing.integration", "IntegrationConformance"),
+        )
+        if (module := sys.modules.get(name)) is not None
+    ]
     for cls in {getattr(item, "cls", None) for item in items}:
-        if (
-            isinstance(cls, type)
-            and issubclass(cls, base)
-            and getattr(cls, guard) is not (getattr(base, guard))
-        ):
-            raise pytest.UsageError(
-                f"{cls.__module__}.{cls.__qualname__} overrides {guard}, the guard that "
-                "keeps conformance tests from being dropped; remove that override"
-            )
+        for base, guard in suites:
+            if (
+                isinstance(cls, type)
+                and issubclass(cls, base)
+                and getattr(cls, guard) is not (getattr(base, guard))
+            ):
+                raise pytest.UsageError(
+                    f"{cls.__module__}.{cls.__qualname__} overrides {guard}, the guard that "
+                    "keeps conformance tests from being dropped; remove that override"
+                )
 
 
 @pytest.fixture

@@ -10,7 +10,9 @@ needs a network or an API key.
     server.script(calls(("c1", "tool_search", {"query": "weather"})), answer("Sunny."))
 
 The reply builders below are Chat Completions bodies (`calls`, `answer`) and readers of
-Chat Completions requests (`tool_names`, `results`, `system`).
+Chat Completions requests (`tool_names`, `results`, `system`). `ChatCompletions` and
+`Responses` hold the same builders and readers for each of OpenAI's two formats, so one
+test (the integration suite's, `toolscout.testing.integration`) runs over either.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
 __all__ = [
+    "ChatCompletions",
     "Reply",
+    "Responses",
+    "Wire",
     "WireServer",
     "answer",
     "calls",
@@ -161,3 +166,125 @@ def system(body: dict[str, Any]) -> str:
                 return "\n".join(part.get("text", "") for part in content)
             return str(content)
     return ""
+
+
+# --- Each of OpenAI's formats as one object ---------------------------------------------------
+
+
+class ChatCompletions:
+    """POST /v1/chat/completions: the builders and readers above, plus what the integration
+    suite reads (a tool's definition, every instruction, cached prompt tokens)."""
+
+    path = "/v1/chat/completions"
+
+    def calls(self, *items: Call) -> dict[str, Any]:
+        return calls(*items)
+
+    def answer(self, text: str) -> dict[str, Any]:
+        return answer(text)
+
+    def tool_names(self, body: dict[str, Any]) -> list[str]:
+        return tool_names(body)
+
+    def results(self, body: dict[str, Any]) -> dict[str, str]:
+        return results(body)
+
+    def instructions(self, body: dict[str, Any]) -> str:
+        """Every system or developer message of a request, joined by blank lines."""
+        texts = []
+        for message in body["messages"]:
+            if message.get("role") in ("system", "developer"):
+                content = message["content"]
+                if isinstance(content, list):
+                    content = "\n".join(part.get("text", "") for part in content)
+                texts.append(str(content))
+        return "\n\n".join(texts)
+
+    def tool_definition(self, body: dict[str, Any], name: str) -> dict[str, Any]:
+        """The definition (name, description, parameters) of the tool `name` a request
+        carried; fails unless it carried exactly one."""
+        found = [t["function"] for t in body.get("tools", []) if t["function"]["name"] == name]
+        assert len(found) == 1, f"{len(found)} tools named {name!r}: {tool_names(body)}"
+        return found[0]  # type: ignore[no-any-return]
+
+    def cached(self, reply: dict[str, Any], tokens: int) -> dict[str, Any]:
+        """`reply` reporting `tokens` of its 100 prompt tokens as read from the cache."""
+        reply["usage"]["prompt_tokens_details"] = {"cached_tokens": tokens}
+        return reply
+
+
+class Responses:
+    """POST /v1/responses (OpenAI's Responses API): the same builders and readers."""
+
+    path = "/v1/responses"
+
+    def calls(self, *items: Call) -> dict[str, Any]:
+        output = [
+            {
+                "type": "function_call",
+                "id": f"fc_{cid}",
+                "call_id": cid,
+                "name": name,
+                "arguments": json.dumps(arguments),
+                "status": "completed",
+            }
+            for cid, name, arguments in items
+        ]
+        return self._reply(output)
+
+    def answer(self, text: str) -> dict[str, Any]:
+        message = {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}],
+        }
+        return self._reply([message])
+
+    def _reply(self, output: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "id": "resp_1",
+            "object": "response",
+            "created_at": 0,
+            "status": "completed",
+            "model": "gpt-test",
+            "output": output,
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+            "usage": {
+                "input_tokens": 100,
+                "output_tokens": 10,
+                "total_tokens": 110,
+                "input_tokens_details": {"cached_tokens": 0},
+                "output_tokens_details": {"reasoning_tokens": 0},
+            },
+        }
+
+    def tool_names(self, body: dict[str, Any]) -> list[str]:
+        # Hosted tools (web_search...) have a type and no name.
+        return [t.get("name") or t["type"] for t in body.get("tools", [])]
+
+    def results(self, body: dict[str, Any]) -> dict[str, str]:
+        return {
+            item["call_id"]: item["output"]
+            for item in body["input"]
+            if item.get("type") == "function_call_output"
+        }
+
+    def instructions(self, body: dict[str, Any]) -> str:
+        return str(body.get("instructions") or "")
+
+    def tool_definition(self, body: dict[str, Any], name: str) -> dict[str, Any]:
+        found = [t for t in body.get("tools", []) if t.get("name") == name]
+        assert len(found) == 1, f"{len(found)} tools named {name!r}: {self.tool_names(body)}"
+        return found[0]  # type: ignore[no-any-return]
+
+    def cached(self, reply: dict[str, Any], tokens: int) -> dict[str, Any]:
+        reply["usage"]["input_tokens_details"] = {"cached_tokens": tokens}
+        return reply
+
+
+#: Either of OpenAI's formats.
+Wire = ChatCompletions | Responses
