@@ -68,6 +68,9 @@ NOT_RUN: dict[str, str] = {
     "observability.md#1": "installs packages",
     "observability.md#2": "fragment: `advisor` comes from docs/advisor.md (needs an API key)",
     "observability.md#3": "fragment: the providers are the reader's",
+    "testing-an-integration.md#1": "contrib/langchain/tests/test_langchain_conformance.py, "
+    "which the langchain session runs (test_integration_suite.py checks the page quotes it)",
+    "testing-an-integration.md#2": "fragment: a subclass of the reader's framework",
     "writing-a-backend.md#1": "fragment: method signatures of a backend",
     "writing-a-backend.md#2": "fragment: method signatures of a shared store",
     "writing-a-backend.md#3": "test_conformance_docs.py runs this file's copy",

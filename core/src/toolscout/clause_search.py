@@ -43,6 +43,7 @@ __all__ = [
     "add_clause_bests",
     "clause_terms",
     "rank_by_clause",
+    "rank_term_scores",
     "search_by_clause",
 ]
 
@@ -110,16 +111,18 @@ def clause_terms(query: Query) -> list[tuple[str, ...]]:
     return rows
 
 
-def rank_by_clause(scores: Any, tie_order: Any, limit: int) -> tuple[Any, Any, int]:
+def rank_by_clause(
+    scores: Any, tie_order: Any, limit: int, matched: int | None = None
+) -> tuple[Any, Any, int]:
     """`search_by_clause` from an engine's one pass: `scores[0]` holds each candidate's
     score for the whole query, `scores[1:]` for each clause (`clause_terms`; 0: no match),
     `tie_order` each candidate's place by name. Returns the page's candidates (positions),
     their scores (each from the list it came from) and how many candidates the whole query
-    matched, or the hits shown if more."""
+    matched (`matched`, else its non-zero scores), or the hits shown if more."""
     import numpy as np
 
     whole = scores[0]
-    total = int(np.count_nonzero(whole))
+    total = int(np.count_nonzero(whole)) if matched is None else matched
     first = _best_positions(whole, tie_order, limit)
     if len(scores) < 2 or not len(first):
         return first, whole[first], total
@@ -133,6 +136,50 @@ def rank_by_clause(scores: Any, tie_order: Any, limit: int) -> tuple[Any, Any, i
     merged = _interleave(lists, key=lambda pair: pair[0])[:limit]
     positions = np.array([at for at, _ in merged], dtype=np.intp)
     return positions, np.array([score for _, score in merged]), max(total, len(merged))
+
+
+def rank_term_scores(
+    scores: Any,
+    rows: Sequence[Sequence[int]],
+    tie_order: Any,
+    limit: int,
+    *,
+    power: float,
+    allowed: Any = None,
+) -> tuple[Any, Any, int]:
+    """Core's keyword ranking from an engine's one pass over a query's words: `scores`
+    holds each word group's score for each candidate (a row per group of
+    `toolscout.related.word_groups`; 0: the candidate has no word of it), `rows` the
+    groups of the whole query, then of each clause (`clause_terms`). Each row sums its
+    groups; its best `coverage_depth` candidates are weighed by the share of its known
+    groups they cover, to `power` (`toolscout.coverage.by_coverage`, over arrays), the
+    others dropped; then `rank_by_clause`. `allowed` (a mask over the candidates, None: all)
+    keeps the candidates a metadata filter lets through; a word the others have is still
+    known. Returns what `rank_by_clause` returns."""
+    import numpy as np
+
+    from toolscout.coverage import coverage_depth
+
+    has = np.zeros((len(rows), len(scores)))
+    for row, groups in enumerate(rows):
+        has[row, list(groups)] = 1.0
+    present = np.sign(scores)  # 1 where a candidate has a word of the group (BLAS below)
+    known = has @ present.any(axis=1)
+    if allowed is not None:
+        scores = scores * allowed
+        present = present * allowed
+    summed = has @ scores
+    matched = int(np.count_nonzero(summed[0]))
+    covered = has @ present
+    ranked = np.zeros_like(summed)
+    for row in range(len(rows)):
+        wanted = coverage_depth(limit if row == 0 else clause_depth(limit), power)
+        top = _best_positions(summed[row], tie_order, wanted)
+        ranked[row, top] = summed[row, top]
+        if power > 0.0 and known[row] >= 2 and len(top) >= 2:
+            weighed = summed[row, top] * (covered[row, top] / known[row]) ** power
+            ranked[row, top] = np.round(weighed, 6)  # as `by_coverage` reports them
+    return rank_by_clause(ranked, tie_order, limit, matched)
 
 
 def _best_positions(scores: Any, tie_order: Any, limit: int) -> Any:

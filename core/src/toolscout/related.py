@@ -31,6 +31,8 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
+from toolscout.toolsets import PerSet
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -153,10 +155,24 @@ def word_groups(
         return [[(term, 1.0)] for term in terms]
     from toolscout.confidence import profile_of
 
-    vocabulary = profile_of(toolset, analyzer).weights
-    return [
-        [(term, 1.0), *discounted_related(term, vocabulary, weight, analyzer)] for term in terms
-    ]
+    # Each term's group is worked out once per set (a look-up per search after that).
+    known = _groups.get(toolset, dict, (analyzer.signature, weight))
+    found = []
+    for term in terms:
+        group = known.get(term)
+        if group is None:
+            vocabulary = profile_of(toolset, analyzer).weights
+            related = discounted_related(term, vocabulary, weight, analyzer)
+            if len(known) >= _MAX_GROUPS:
+                known.clear()  # a plain dict shared by threads: a lost race only recomputes
+            group = known[term] = [(term, 1.0), *related]
+        found.append(group)
+    return found
+
+
+# Each set's word groups by term, per analysis and weight (`word_groups`), bounded.
+_groups: PerSet[dict[str, list[tuple[str, float]]]] = PerSet()
+_MAX_GROUPS = 20_000
 
 
 def word_columns(

@@ -44,7 +44,7 @@ class Bm25:
 class SetIndex:
     """One tool set, ready to search: per term, its tools and their precomputed scores."""
 
-    __slots__ = ("_indptr", "_scores", "_slot_of", "_slots", "_vocabulary", "names")
+    __slots__ = ("_indptr", "_scores", "_slot_of", "_slots", "_vocabulary", "name_order", "names")
 
     def __init__(
         self,
@@ -61,6 +61,9 @@ class SetIndex:
         self._vocabulary = {word: i for i, word in enumerate(vocabulary)}
         self.names = names
         self._slot_of = {name: i for i, name in enumerate(names)}
+        #: Each tool's place when the tools are sorted by name (ties rank by name).
+        self.name_order = np.empty(len(names), dtype=np.int64)
+        self.name_order[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
         weights = np.asarray(bm25.weights, dtype=np.float64)
         count = len(names)
         dl = lengths.astype(np.float64) @ weights
@@ -84,6 +87,46 @@ class SetIndex:
     def size(self) -> int:
         """Postings held (what the cache bounds)."""
         return len(self._slots) + len(self.names)
+
+    def group_scores(
+        self, groups: Sequence[Sequence[tuple[str, float]]]
+    ) -> tuple[IntArray, np.ndarray[Any, Any]]:
+        """Every tool some group matches (slots, ascending) and each group's score for each
+        of them, a matrix with a row per group (0: none of its words): a tool scores a
+        group's best word, as `search` sums them."""
+        vocabulary = self._vocabulary
+        indptr = self._indptr
+        at: list[int] = []
+        spans: list[slice] = []
+        discounts: list[float] = []
+        for group_at, group in enumerate(groups):
+            for word, discount in group:
+                row = vocabulary.get(word)
+                if row is not None and indptr[row] < indptr[row + 1]:
+                    at.append(group_at)
+                    spans.append(slice(indptr[row], indptr[row + 1]))
+                    discounts.append(discount)
+        if not spans:
+            return np.zeros(0, dtype=np.int64), np.zeros((len(groups), 0))
+        lengths = [held.stop - held.start for held in spans]
+        slots = np.concatenate([self._slots[held] for held in spans])
+        values = np.concatenate([self._scores[held] for held in spans])
+        values *= np.repeat(discounts, lengths)
+        matches = np.zeros(len(self.names), dtype=np.bool_)
+        matches[slots] = True
+        candidates = np.flatnonzero(matches)
+        column_of = np.empty(len(self.names), dtype=np.int64)
+        column_of[candidates] = np.arange(len(candidates))
+        scores = np.zeros(len(groups) * len(candidates))
+        cells = np.repeat(np.asarray(at, dtype=np.int64) * len(candidates), lengths)
+        # A group's words are distinct; a tool keeps the best of them.
+        np.maximum.at(scores, cells + column_of[slots], values)
+        return candidates, scores.reshape(len(groups), len(candidates))
+
+    def slots_of(self, names: Collection[str]) -> IntArray:
+        """The slots of the named tools this set holds."""
+        slot_of = self._slot_of
+        return np.array(sorted(slot_of[name] for name in names if name in slot_of), np.int64)
 
     def search(
         self,

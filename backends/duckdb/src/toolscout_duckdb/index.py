@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-from toolscout.clause_search import search_by_clause
+from toolscout.clause_search import clause_terms, rank_term_scores, search_by_clause
 from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase
@@ -304,12 +304,51 @@ class DuckDBToolIndex(ToolIndexBase):
     # --- the engine: search -------------------------------------------------------------
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        if self.options.scoring != "sql":
+            return self._search_cached(toolset, query)
         if not self.options.split_query:
             return self._search_words(toolset, query)
         # A query that asks for several things: each clause's best tools too.
         return search_by_clause(
             query, lambda part: self._search_words(toolset, part), self.analyzer
         )
+
+    def _search_cached(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        """One pass over the cached postings for the whole query and each clause: every
+        word group's score per tool, ranked by core (`rank_term_scores`)."""
+        self._check_open()
+        key = self._keys.get(toolset.id)
+        if key is None or not query.terms:
+            return [], 0
+        entry = self._cache.get(key) or self._load(key)
+        if entry is None:
+            return [], 0
+        opts = self.options
+        rows = clause_terms(query) if opts.split_query else [query.terms]
+        terms = list(dict.fromkeys(term for row in rows for term in row))
+        groups = word_groups(terms, toolset, opts.related_weight, self.analyzer)
+        candidates, scores = entry.group_scores(groups)
+        if not len(candidates):
+            return [], 0
+        at = {term: i for i, term in enumerate(terms)}
+        allowed = None
+        if query.allowed is not None:
+            allowed = np.isin(candidates, entry.slots_of(query.allowed))
+        positions, values, total = rank_term_scores(
+            scores,
+            [[at[term] for term in row] for row in rows],
+            entry.name_order[candidates],
+            query.limit,
+            power=opts.query_coverage,
+            allowed=allowed,
+        )
+        tools = toolset.tools
+        names = entry.names
+        hits = []
+        for slot, score in zip(candidates[positions].tolist(), values.tolist(), strict=True):
+            name = names[slot]
+            hits.append(ToolHit(name, score, tools[name].summary if name in tools else ""))
+        return hits, total
 
     def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         self._check_open()
