@@ -162,6 +162,10 @@ def documented_install_commands() -> list[Shown]:
 RUN_ELSEWHERE: dict[str, str] = {
     'pip install -e ".[test]"': "run in the reader's own project: "
     "test_writing_a_backend_pyproject_installs_and_registers installs the page's",
+    'pip install --find-links dist "toolscout[duckdb]"': "needs the wheel folder `nox -s "
+    "build` makes, whose tests/release installs it for real in a fresh environment",
+    'pip install --find-links dist "toolscout[static]"': "needs the wheel folder `nox -s "
+    "build` makes, whose tests/release installs it for real in a fresh environment",
 }
 
 #: Pages whose commands name a member without ./core, which fails on a fresh environment

@@ -4,6 +4,7 @@ Agents SDK in their sessions (contrib/*/tests/test_*_conformance.py)."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -134,3 +135,23 @@ def test_responses_builds_calls_and_reads_results_instructions_and_tools() -> No
     assert wire.tool_definition(body, "get_weather") == {"type": "function", "name": "get_weather"}
     cached = wire.cached(wire.answer("Hi."), 96)
     assert cached["usage"]["input_tokens_details"] == {"cached_tokens": 96}
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_docs_page_shows_langchains_suite_as_it_runs() -> None:
+    """docs/testing-an-integration.md quotes contrib/langchain's subclass whole: the page
+    cannot drift from what the langchain session runs."""
+    page = (ROOT / "docs" / "testing-an-integration.md").read_text(encoding="utf-8")
+    shown = re.search(r'```python title="test_langchain_conformance.py"\n(.*?)```', page, re.S)
+    assert shown is not None
+    tested = ROOT / "contrib" / "langchain" / "tests" / "test_langchain_conformance.py"
+    assert shown[1] == tested.read_text(encoding="utf-8")
+
+
+def test_the_docs_page_lists_every_standard_test() -> None:
+    page = (ROOT / "docs" / "testing-an-integration.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `(test_\w+)` \|", page, re.M))
+    standard = {name for name in dir(IntegrationConformance) if name.startswith("test_")}
+    assert listed == standard

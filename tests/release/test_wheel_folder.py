@@ -168,6 +168,25 @@ def test_toolscout_duckdb_from_the_wheel_folder_searches(installed: Path) -> Non
     assert found["versions"] == {"toolscout": version, "toolscout-duckdb": version}
 
 
+EMBED = """
+import json
+import toolscout
+embedder = toolscout.load_embedder("static")
+print(json.dumps({"model": embedder.model_id, "shape": list(embedder.embed(["weather"]).shape)}))
+"""
+
+
+def test_the_static_extra_brings_the_default_embedder_and_its_model(
+    installed: Path, dist: Path
+) -> None:
+    done = pip(installed, "install", "--find-links", str(dist), "toolscout[static]")
+    assert done.returncode == 0, done.stderr[-2000:]
+    embedded = run(installed, "-c", EMBED)
+    assert embedded.returncode == 0, embedded.stderr[-2000:]
+    found = json.loads(embedded.stdout.splitlines()[-1])
+    assert found == {"model": "wordllama/l2_supercat_256", "shape": [1, 256]}
+
+
 def future_wheel(folder: Path) -> Path:
     """A real wheel of `toolscout-future` 1.0: a backend plugin made for toolscout 99,
     importing a name that only that core would have."""
