@@ -24,6 +24,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, distribution
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,10 @@ PRELUDE: dict[str, str] = {"configuration.md#2": "import toolscout\n"}
 
 #: Backends a python block uses, so it is skipped where they are not installed.
 BACKEND = re.compile(r"""load_index\(\s*["'](\w+)["']|--backend[ =](\w+)|-b (\w+)""")
+
+#: The integration modules a python block imports, so it is skipped where they are not
+#: installed (core's own session has none; the integration session has them all).
+INTEGRATION = re.compile(r"^(?:from|import) (toolscout_\w+)", re.M)
 
 FENCE = re.compile(r"^```(python|console)[^\n]*\n(.*?)^```", re.M | re.S)
 
@@ -166,6 +171,9 @@ def _env(plugins: set[str]) -> dict[str, str]:
 )
 def test_python_block_runs(block: Block, scratch: Path) -> None:
     _installed(_backends(block.code))
+    for module in sorted(set(INTEGRATION.findall(block.code))):
+        if find_spec(module) is None:
+            pytest.skip(f"imports {module}, which is not installed")
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("TOOLSCOUT_")}
     result = subprocess.run(
         [sys.executable, "-c", PRELUDE.get(block.id, "") + block.code],

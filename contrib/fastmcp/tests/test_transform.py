@@ -79,7 +79,8 @@ async def test_a_found_tool_is_called_through_call_tool() -> None:
         found = await client.call_tool("search_tools", {"query": "convert money currency"})
         name = json.loads(found.content[0].text)["tools"][0]["name"]
         result = await client.call_tool(
-            "call_tool", {"name": name, "arguments": {"amount": 2, "source": "EUR", "target": "USD"}}
+            "call_tool",
+            {"name": name, "arguments": {"amount": 2, "source": "EUR", "target": "USD"}},
         )
     assert result.content[0].text == "2.0 EUR in USD"
 
@@ -198,7 +199,7 @@ def test_an_unknown_backend_names_the_installed_ones() -> None:
 
 
 def test_an_unknown_option_names_the_allowed_ones() -> None:
-    with pytest.raises(ConfigError, match="'bogus'.*allowed keys: .*name_weight"):
+    with pytest.raises(ConfigError, match=r"'bogus'.*allowed keys: .*name_weight"):
         ToolscoutSearchTransform(backend="regex", options={"bogus": 1})
 
 

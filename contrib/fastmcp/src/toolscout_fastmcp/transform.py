@@ -73,9 +73,7 @@ class ToolscoutSearchTransform(BaseSearchTransform):
         search_result_serializer: SearchResultSerializer | None = None,
     ) -> None:
         if index is not None and (backend is not None or options):
-            raise ValueError(
-                "pass either index or backend/options (which build one), not both"
-            )
+            raise ValueError("pass either index or backend/options (which build one), not both")
         overrides = {} if max_results is None else {"max_results": max_results}
         settings = settings_with(settings, overrides, "ToolscoutSearchTransform option")
         if index is None:
@@ -173,9 +171,7 @@ class ToolscoutSearchTransform(BaseSearchTransform):
         found = [by_name[name] for name in response.names if name in by_name]
         return found, response, references
 
-    def _search_references(
-        self, references: list[ToolReference], query: str
-    ) -> ToolSearchResponse:
+    def _search_references(self, references: list[ToolReference], query: str) -> ToolSearchResponse:
         fingerprint = tool_set_fingerprint(references)
         session = _session(fingerprint)
         self.sessions.access(session)
