@@ -3,12 +3,15 @@
 Sessions and tool sets are core's (`toolscout.toolsets`): sessions holding the same tools
 share one set, and this engine indexes each set once, one document per tool, tagged with
 the set id. The text fields hold core's analysed terms (`Analyzer.tool_terms`) joined by
-spaces and split on whitespace only, so core's analysis is the only one. A search is a
-boolean query built in code from `Query.terms` (user text never reaches tantivy's query
-parser): the set (or, under a metadata filter, the allowed names of the set) must match
-with zero score, and each term is a disjunction over the name, parameters and description
-fields, best field first (dismax), so a term found in three fields does not outscore two
-terms found once each.
+spaces and split on whitespace only, so core's analysis is the only one. Each term of a
+query is a query built in code (user text never reaches tantivy's query parser): the set
+must match with zero score, and the term is a disjunction over the name, parameters and
+description fields, best field first (dismax), so a term found in three fields does not
+outscore two terms found once each; with its related words (`toolscout.related`), the
+best of them, each discounted. Tantivy scores each term over the set once per commit;
+core adds the terms' scores for the whole query and each clause, as a boolean query of
+them would, and ranks (`toolscout.clause_search.rank_term_scores`), so a search costs
+tantivy only the terms it has not seen since the last commit.
 
 BM25 statistics (IDF, average field length) are the whole index's: with many sets, each
 set's ranking is shaped by the others' documents too.
@@ -36,11 +39,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from toolscout.clause_search import search_by_clause
-from toolscout.coverage import by_coverage, coverage_depth
+from toolscout.clause_search import clause_terms, rank_term_scores
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
-from toolscout.related import expands, word_groups
+from toolscout.related import word_groups
 from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -55,6 +57,10 @@ __all__ = ["TantivyToolIndex"]
 
 # Distinct query terms whose built queries are kept (see `_term_query`).
 _TERM_CACHE_SIZE = 20_000
+# (set, term) scores kept per searcher (see `_term_scores`), and their postings in all
+# (about 16 bytes each).
+_SCORED_TERMS = 20_000
+_SCORED_POSTINGS = 2_000_000
 # Separates the set id from the tool name in the `key` field. Set ids are hex, so the
 # first NUL ends the set id whatever the tool's name holds.
 _KEY_SEPARATOR = "\x00"
@@ -126,6 +132,16 @@ class TantivyToolIndex(ToolIndexBase):
         # Per set: term → its clause widened by its related words (`_with_related`).
         self._widened: PerSet[dict[str, tuple[tantivy.Occur, tantivy.Query]]] = PerSet()
         self._set_queries: dict[str, tantivy.Query] = {}
+        # Per searcher (a commit makes a new one): each (set, term)'s scores over the set.
+        self._scored: tuple[Any, dict[tuple[str, str], tuple[Any, Any]], list[int]] = (
+            None,
+            {},
+            [0],
+        )
+        # Per set: its tool names sorted, and its documents' nums with each one's place
+        # among those names (`_rows_of`).
+        self._names: PerSet[list[str]] = PerSet()
+        self._rows: PerSet[tuple[Any, Any]] = PerSet()
         self._log: SessionLog | None = None
         self._drops: list[str] = []  # sets to delete once the sessions log is written
         self._writer: tantivy.IndexWriter | None = None
@@ -495,64 +511,121 @@ class TantivyToolIndex(ToolIndexBase):
                 self._set_queries[toolset.id] = scope
         return scope
 
-    def _build_query(
-        self,
-        toolset: ToolSet,
-        query: Query,
-        groups: Sequence[Sequence[tuple[str, float]]],
-        only: str | None = None,
-    ) -> tantivy.Query | None:
-        """The tantivy query of a search for the query's word `groups`; `only` names the
-        set a searcher holds alone, which then needs no filter."""
-        from tantivy import Occur
-        from tantivy import Query as TantivyQuery
-
-        terms = query.terms
-        if not terms:
-            return None  # only stop words or punctuation: nothing to look for
-        cached = self._term_clauses
-        clauses = [cached.get(term) or self._term_clause(term) for term in terms]
-        if expands(self.options.related_weight, self.analyzer):
-            clauses = self._with_related(toolset, groups, clauses)
-        text = TantivyQuery.boolean_query(clauses)
-        if only == toolset.id and query.allowed is None:
-            return text
-        scope = self._scope(toolset, query.allowed)
-        return TantivyQuery.boolean_query([(Occur.Must, scope), (Occur.Must, text)])
-
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
-        if not self.options.split_query:
-            return self._search_words(toolset, query)
-        # A query that asks for several things: each clause's best tools too.
-        return search_by_clause(
-            query, lambda part: self._search_words(toolset, part), self.analyzer
-        )
+        """Each of the query's terms (widened by its related words) scored by tantivy over
+        the set, kept per searcher and set, so a search asks tantivy only for terms it has
+        not seen since the last commit; core then ranks the whole query and each clause from
+        those scores (`rank_term_scores`): tantivy's BM25 sums, as one boolean query over
+        the terms would score them, without a query per clause."""
+        import numpy as np
 
-    def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
-        searcher, only = self._current_reader() if self._dirty else self._reader
         opts = self.options
-        # The query's words and the related words the search widens them to.
-        groups = word_groups(query.terms, toolset, opts.related_weight, self.analyzer)
-        built = self._build_query(toolset, query, groups, only)
-        if built is None:
+        rows = clause_terms(query) if opts.split_query else [query.terms]
+        terms = list(dict.fromkeys(term for row in rows for term in row))
+        if not terms:
+            return [], 0  # only stop words or punctuation: nothing to look for
+        searcher, only = self._current_reader() if self._dirty else self._reader
+        groups = word_groups(terms, toolset, opts.related_weight, self.analyzer)
+        names = self._names.get(toolset, lambda: sorted(toolset.tools))
+        postings = [
+            self._term_scores(searcher, only, toolset, names, group) for group in groups
+        ]
+        docs = np.concatenate([found for found, _ in postings])
+        if not len(docs):
             return [], 0
-        depth = coverage_depth(query.limit, opts.query_coverage)
-        result = searcher.search(built, depth, count=True)
-        count = int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
-        found = result.hits
-        if not found:
-            return [], count
-        nums = searcher.fast_field_values("num", [address for _score, address in found])
-        known = self._hits
-        hits = []
-        for (score, _address), num in zip(found, nums, strict=True):
-            hit = known.get(num)  # type: ignore[arg-type]
-            if hit is not None:  # None: deleted by a write racing this search
-                hits.append(ToolHit(hit[0], score, hit[1]))
-        ranked = by_coverage(
-            hits, groups, toolset, self.analyzer, power=opts.query_coverage, limit=query.limit
+        # The candidates by their place in the set's names sorted: ties rank by name.
+        candidates = np.unique(docs)
+        scores = np.zeros((len(terms), len(candidates)))
+        for at, (found, values) in enumerate(postings):
+            scores[at, np.searchsorted(candidates, found)] = values
+        allowed = None
+        if query.allowed is not None:
+            allowed = np.fromiter(
+                (names[row] in query.allowed for row in candidates.tolist()), bool, len(candidates)
+            )
+        position = {term: at for at, term in enumerate(terms)}
+        positions, values, total = rank_term_scores(
+            scores,
+            [[position[term] for term in row] for row in rows],
+            candidates,
+            query.limit,
+            power=opts.query_coverage,
+            allowed=allowed,
         )
-        return ranked, count
+        tools = toolset.tools
+        hits = []
+        for row, score in zip(candidates[positions].tolist(), values.tolist(), strict=True):
+            tool = tools.get(names[row])
+            if tool is not None:
+                hits.append(ToolHit(tool.name, score, tool.summary))
+        return hits, total
+
+    def _rows_of(self, toolset: ToolSet, names: list[str]) -> tuple[Any, Any]:
+        """The nums of the set's documents, ascending, and each one's tool's place in
+        `names` (the set's names sorted)."""
+        import numpy as np
+
+        place = {name: at for at, name in enumerate(names)}
+        pairs = sorted(
+            (num, place[tool.name])
+            for tool in toolset.tools.values()
+            if (definition := self._defs.get(tool)) is not None
+            for num in definition.nums
+        )
+        nums = np.array([num for num, _ in pairs] or [-1], dtype=np.int64)
+        rows = np.array([row for _, row in pairs] or [0], dtype=np.intp)
+        return nums, rows
+
+    def _term_scores(
+        self,
+        searcher: tantivy.Searcher,
+        only: str | None,
+        toolset: ToolSet,
+        names: list[str],
+        group: Sequence[tuple[str, float]],
+    ) -> tuple[Any, Any]:
+        """The set's tools (places in `names`, ascending) holding a word of `group` (a query
+        term and its related words) and tantivy's score of the term's clause for each."""
+        import numpy as np
+
+        memo_searcher, memo, held = self._scored
+        if memo_searcher is not searcher:
+            memo, held = {}, [0]
+            self._scored = (searcher, memo, held)
+        key = (toolset.id, group[0][0])
+        found = memo.get(key)
+        if found is not None:
+            return found
+        term = group[0][0]
+        clause = self._term_clauses.get(term) or self._term_clause(term)
+        if len(group) > 1:
+            (clause,) = self._with_related(toolset, [group], [clause])
+        built = clause[1]
+        if only != toolset.id:
+            from tantivy import Occur
+            from tantivy import Query as TantivyQuery
+
+            scope = self._scope(toolset, None)
+            built = TantivyQuery.boolean_query([(Occur.Must, scope), (Occur.Must, built)])
+        result = searcher.search(built, max(len(names), 1))
+        nums_held, rows_held = self._rows.get(toolset, lambda: self._rows_of(toolset, names))
+        rows = np.zeros(0, dtype=np.intp)
+        values = np.zeros(0)
+        if result.hits:
+            addresses = [address for _, address in result.hits]
+            nums = np.array(searcher.fast_field_values("num", addresses), dtype=np.int64)
+            at = np.minimum(np.searchsorted(nums_held, nums), len(nums_held) - 1)
+            kept = nums_held[at] == nums  # not: a document a racing write deleted
+            rows = rows_held[at[kept]]
+            values = np.array([score for score, _ in result.hits])[kept]
+        order = np.argsort(rows, kind="stable")
+        found = (rows[order], values[order])
+        if len(memo) >= _SCORED_TERMS or held[0] > _SCORED_POSTINGS:
+            memo.clear()  # bounded; a plain dict shared by threads: a lost race recomputes
+            held[0] = 0
+        memo[key] = found
+        held[0] += len(found[0])
+        return found
 
     # --- inspection ------------------------------------------------------------------
 
