@@ -228,3 +228,13 @@ def test_a_secret_in_a_bad_option_is_not_repeated() -> None:
     with pytest.raises(ConfigError) as error:
         ToolscoutSearchTransform(backend="regex", options={"bogus": "postgresql://u:hunter2@h/db"})
     assert "hunter2" not in str(error.value)
+
+
+async def test_a_tool_edited_in_place_is_indexed_again() -> None:
+    transform = ToolscoutSearchTransform()
+    tools = [Tool.from_function(fn=_weather), Tool.from_function(fn=_email)]
+    await transform.search_answer(tools, "weather")
+    tools[1].description = "Book a table at a restaurant."
+    answer = await transform.search_answer(tools, "book a restaurant table")
+    assert transform.index_builds == 2
+    assert answer["tools"][0]["name"] == "_email"

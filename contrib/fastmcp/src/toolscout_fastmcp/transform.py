@@ -15,7 +15,9 @@ their own set instead of re-indexing on every switch.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import anyio.to_thread
@@ -91,9 +93,9 @@ class ToolscoutSearchTransform(BaseSearchTransform):
         self.index = index
         self.sessions = SessionManager(index, LruEvictionStrategy(max_catalogs))
         self.index_builds = 0
-        # Tool name -> (the FastMCP tool, its reference): a catalog read again is not
-        # converted again (FastMCP hands out the same Tool objects while they are unchanged).
-        self._references: dict[str, tuple[Tool, ToolReference]] = {}
+        # Tool name -> what its reference was made from, and the reference: a catalog read
+        # again is not converted again (FastMCP hands out the same Tool objects).
+        self._references: dict[str, _Converted] = {}
 
     # --- FastMCP's contract ---------------------------------------------------------------
 
@@ -194,14 +196,14 @@ class ToolscoutSearchTransform(BaseSearchTransform):
 
     def _reference_list(self, tools: Sequence[Tool]) -> list[ToolReference]:
         cached = self._references
-        fresh: dict[str, tuple[Tool, ToolReference]] = {}
+        fresh: dict[str, _Converted] = {}
         for tool in tools:
             entry = cached.get(tool.name)
-            if entry is None or entry[0] is not tool:
-                entry = (tool, _reference(tool))
+            if entry is None or not entry.made_from(tool):
+                entry = _Converted.of(tool)
             fresh[tool.name] = entry
         self._references = fresh
-        return [reference for _, reference in fresh.values()]
+        return [entry.reference for entry in fresh.values()]
 
 
 def _session(fingerprint: str) -> str:
@@ -215,8 +217,36 @@ def _reference(tool: Tool) -> ToolReference:
         name=tool.name,
         description=tool.description or tool.title or "",
         input_schema=tool.parameters,
-        metadata={"tags": sorted(tool.tags)} if tool.tags else None,
+        metadata=_metadata(tool),
     )
+
+
+def _metadata(tool: Tool) -> dict[str, Any] | None:
+    return {"tags": sorted(tool.tags)} if tool.tags else None
+
+
+@dataclass(frozen=True)
+class _Converted:
+    """A tool's reference and what it was made from: the tool, and a copy of its schema
+    (compared in C, where the reference's read-only schema would need thawing)."""
+
+    tool: Tool
+    parameters: dict[str, Any]
+    reference: ToolReference
+
+    @classmethod
+    def of(cls, tool: Tool) -> _Converted:
+        return cls(tool, copy.deepcopy(tool.parameters), _reference(tool))
+
+    def made_from(self, tool: Tool) -> bool:
+        """Whether `tool` is still what the reference was made from (one edited in place,
+        its description or schema changed, is converted and so indexed again)."""
+        return (
+            self.tool is tool
+            and self.reference.description == (tool.description or tool.title or "")
+            and self.parameters == tool.parameters
+            and self.reference.metadata == _metadata(tool)
+        )
 
 
 def _with_confidence(definition: dict[str, Any], confidence: float | None) -> dict[str, Any]:
