@@ -10,6 +10,7 @@ from fastmcp import Client, FastMCP
 from fastmcp.server.transforms.search import serialize_tools_for_output_markdown
 from fastmcp.tools.base import Tool
 from toolscout.errors import ConfigError, UnknownBackendError
+from toolscout.testing.reference import ReferenceToolIndex
 from toolscout_fastmcp import ToolscoutSearchTransform
 
 pytestmark = pytest.mark.anyio
@@ -238,3 +239,11 @@ async def test_a_tool_edited_in_place_is_indexed_again() -> None:
     answer = await transform.search_answer(tools, "book a restaurant table")
     assert transform.index_builds == 2
     assert answer["tools"][0]["name"] == "_email"
+
+
+async def test_a_ready_index_is_searched() -> None:
+    index = ReferenceToolIndex()
+    transform = ToolscoutSearchTransform(index=index)
+    answer = await search(catalog_server(transform), "convert currency")
+    assert transform.index is index
+    assert names(answer)[0] == "convert_currency"
