@@ -133,9 +133,9 @@ class ToolscoutSearchTransform(BaseSearchTransform):
         if isinstance(rendered, list) and all(isinstance(d, dict) for d in rendered):
             rendered = [_with_confidence(d, confidence.get(d.get("name", ""))) for d in rendered]
         answer: dict[str, Any] = {"tools": rendered}
-        if not isinstance(rendered, list):  # a serializer of its own (markdown text)
-            answer["confidence"] = {t.name: confidence.get(t.name) for t in found}
         if found:
+            if not isinstance(rendered, list):  # a serializer of its own (markdown text)
+                answer["confidence"] = {t.name: confidence.get(t.name) for t in found}
             if response.total_matches > len(found):
                 answer["matched"] = response.total_matches
             if response.unmatched_words:
@@ -215,10 +215,14 @@ def _reference(tool: Tool) -> ToolReference:
     """What toolscout indexes of a FastMCP tool: its name, description and input schema."""
     return ToolReference(
         name=tool.name,
-        description=tool.description or tool.title or "",
+        description=_description(tool),
         input_schema=tool.parameters,
         metadata=_metadata(tool),
     )
+
+
+def _description(tool: Tool) -> str:
+    return tool.description or tool.title or ""
 
 
 def _metadata(tool: Tool) -> dict[str, Any] | None:
@@ -243,7 +247,7 @@ class _Converted:
         its description or schema changed, is converted and so indexed again)."""
         return (
             self.tool is tool
-            and self.reference.description == (tool.description or tool.title or "")
+            and self.reference.description == _description(tool)
             and self.parameters == tool.parameters
             and self.reference.metadata == _metadata(tool)
         )
