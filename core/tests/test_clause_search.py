@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from toolscout.analysis import analyzer
@@ -12,6 +13,7 @@ from toolscout.clause_search import (
     add_clause_bests,
     clause_terms,
     rank_by_clause,
+    rank_term_scores,
     search_by_clause,
 )
 from toolscout.index import Query
@@ -120,6 +122,57 @@ def test_clause_terms_are_the_whole_querys_then_each_clauses() -> None:
     assert len(rows) == 3
     assert "itinerari" in rows[0] and "itinerari" in rows[2] and "itinerari" not in rows[1]
     assert clause_terms(Query("book a hotel", 5, analyzer=analyzer())) == [("book", "hotel")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "send a message to the team channel and then create a calendar event for friday",
+        "Book a flight and a hotel for the dates. Then email the itinerary to the team",
+        "I have a list of numbers. Sort them and compute the average, then plot a chart",
+        "search the web",
+    ],
+)
+@pytest.mark.parametrize("limit", [3, 10, 50])
+def test_rank_term_scores_ranks_as_each_clause_searched_and_weighed_by_coverage(
+    text: str, limit: int
+) -> None:
+    """Core's one-pass keyword ranking gives the page the per-clause route gives: each
+    text searched alone (`SetTerms.top_groups`), weighed by coverage (`by_coverage`),
+    interleaved (`search_by_clause`)."""
+    from toolscout.coverage import by_coverage, coverage_depth
+    from toolscout.related import word_groups
+    from toolscout.testing.sample_catalog import sample_tools
+    from toolscout.vectors import SetTerms
+
+    toolset = ToolSet.of("sample", sample_tools())
+    text_analyzer = analyzer()
+    terms = SetTerms(toolset.tools, text_analyzer, (3.0, 1.0, 1.0))
+    tools = toolset.tools
+
+    def search(part: Query) -> tuple[list[ToolHit], int]:
+        groups = word_groups(part.terms, toolset, 0.4, text_analyzer)
+        ranked, total = terms.top_groups(groups, coverage_depth(part.limit, 0.3))
+        hits = [ToolHit(name, score, tools[name].summary) for name, score in ranked]
+        return by_coverage(hits, groups, toolset, text_analyzer, power=0.3, limit=part.limit), total
+
+    query = Query(text, limit, analyzer=text_analyzer)
+    expected, expected_total = search_by_clause(query, search, text_analyzer)
+    rows = clause_terms(query)
+    words = list(dict.fromkeys(term for row in rows for term in row))
+    candidates, scores = terms.group_scores(word_groups(words, toolset, 0.4, text_analyzer))
+    at = {word: i for i, word in enumerate(words)}
+    positions, values, total = rank_term_scores(
+        scores,
+        [[at[w] for w in row] for row in rows],
+        terms.name_order[candidates],
+        limit,
+        power=0.3,
+    )
+    found = [terms.names[row] for row in candidates[positions]]
+    assert found == [hit.name for hit in expected]
+    assert list(values) == pytest.approx([hit.score for hit in expected])
+    assert total == expected_total
 
 
 # --- vector engines: each clause's best tool joins the whole query's page -----------------

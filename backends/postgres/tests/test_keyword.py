@@ -74,3 +74,17 @@ def test_a_word_no_tool_has_finds_a_tool_with_a_related_word(
         assert hits[0].score > hits[1].score > 0
     finally:
         index.close()
+
+
+def test_embedder_none_keeps_keyword_mode_to_keywords(dsn: str, schema: str) -> None:
+    """`embedder=none` is keyword-only here as on every keyword backend; a vector mode
+    without an embedder is one line naming both ways out."""
+    from toolscout.errors import ConfigError
+
+    with PostgresToolIndex(dsn=dsn, schema=schema, embedder="none") as index:
+        assert index.embedder is None and not index.capabilities.vectors
+        index.index_tools("s", TRIP_TOOLS)
+        assert _names(index, "cancel my flight", 1) == ["cancel_flight"]
+    with pytest.raises(ConfigError) as refused:
+        PostgresToolIndex(dsn=dsn, schema=schema, mode="hybrid", embedder="none")
+    assert "set mode=keyword, or name an embedder" in str(refused.value)

@@ -23,6 +23,7 @@ import math
 import statistics
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, model_validator
@@ -510,7 +511,17 @@ class SetTerms:
     frequency counts the set's tools holding it in a weighted field.
     """
 
-    __slots__ = ("avgdl", "lengths", "names", "offsets", "postings", "rows", "term_ids", "tf")
+    __slots__ = (
+        "__dict__",
+        "avgdl",
+        "lengths",
+        "names",
+        "offsets",
+        "postings",
+        "rows",
+        "term_ids",
+        "tf",
+    )
 
     def __init__(
         self,
@@ -572,6 +583,59 @@ class SetTerms:
         name), among `allowed` when given (the statistics stay the whole set's)."""
         groups = [[(term, 1.0)] for term in terms]
         return self.top_groups(groups, limit, k1=k1, b=b, allowed=allowed)[0]
+
+    def group_scores(
+        self,
+        groups: Sequence[Sequence[tuple[str, float]]],
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> tuple[Any, Any]:
+        """Every tool some group matches (rows, ascending) and each group's BM25F score
+        for each of them, a matrix with a row per group (0: none of its words): a tool
+        scores a group's best word, as `top_groups` sums them. What a keyword engine hands
+        core's `toolscout.clause_search.rank_term_scores` (ties rank by `name_order`)."""
+        import numpy as np
+
+        size = len(self.names)
+        norm = k1 * (1.0 - b + b * self.lengths / self.avgdl)
+        at: list[int] = []
+        found: list[tuple[Any, Any]] = []
+        for group_at, group in enumerate(groups):
+            for word, discount in group:
+                posting = self._posting(word)
+                if posting is None or not len(posting[0]):
+                    continue
+                rows, tf = posting
+                idf = math.log(1.0 + (size - len(rows) + 0.5) / (len(rows) + 0.5))
+                at.append(group_at)
+                found.append((rows, discount * idf * tf * (k1 + 1.0) / (tf + norm[rows])))
+        if not found:
+            return np.zeros(0, dtype=np.intp), np.zeros((len(groups), 0))
+        rows = np.concatenate([tools for tools, _ in found])
+        matches = np.zeros(size, dtype=np.bool_)
+        matches[rows] = True
+        candidates = np.flatnonzero(matches)
+        column_of = np.empty(size, dtype=np.intp)
+        column_of[candidates] = np.arange(len(candidates))
+        scores = np.zeros(len(groups) * len(candidates))
+        cells = np.repeat(
+            np.asarray(at, dtype=np.intp) * len(candidates), [len(t) for t, _ in found]
+        )
+        # A group's words are distinct; a tool keeps the best of them.
+        np.maximum.at(scores, cells + column_of[rows], np.concatenate([v for _, v in found]))
+        return candidates, scores.reshape(len(groups), len(candidates))
+
+    @cached_property
+    def name_order(self) -> Any:
+        """Each tool's place when the set's tools are sorted by name, by row."""
+        import numpy as np
+
+        order = np.empty(len(self.names), dtype=np.intp)
+        order[sorted(range(len(self.names)), key=self.names.__getitem__)] = np.arange(
+            len(self.names)
+        )
+        return order
 
     def top_groups(
         self,
