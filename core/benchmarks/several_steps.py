@@ -44,7 +44,9 @@ def main() -> None:
     queries = [json.loads(line) for line in (source / "queries.jsonl").open(encoding="utf-8")]
     several = [query for query in queries if len(query["relevant"]) >= 2]
     needed = {name for query in several for name in query["relevant"]}
-    copies = [{**tool, "name": mirror_name(tool["name"])} for tool in tools if tool["name"] in needed]
+    copies = [
+        {**tool, "name": mirror_name(tool["name"])} for tool in tools if tool["name"] in needed
+    ]
     args.out.mkdir(parents=True, exist_ok=True)
     with (args.out / "tools.jsonl").open("w", encoding="utf-8") as out:
         for tool in [*tools, *copies]:

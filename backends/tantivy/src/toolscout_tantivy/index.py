@@ -527,9 +527,7 @@ class TantivyToolIndex(ToolIndexBase):
         searcher, only = self._current_reader() if self._dirty else self._reader
         groups = word_groups(terms, toolset, opts.related_weight, self.analyzer)
         names = self._names.get(toolset, lambda: sorted(toolset.tools))
-        postings = [
-            self._term_scores(searcher, only, toolset, names, group) for group in groups
-        ]
+        postings = [self._term_scores(searcher, only, toolset, names, group) for group in groups]
         docs = np.concatenate([found for found, _ in postings])
         if not len(docs):
             return [], 0
