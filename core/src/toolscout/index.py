@@ -46,7 +46,7 @@ from toolscout.unmatched import unmatched_in
 if TYPE_CHECKING:
     from toolscout.confidence import SimilarityFit
     from toolscout.options import IndexOptions
-    from toolscout.ranking import HybridRanking
+    from toolscout.ranking import HybridRanking, VectorRanking
 
 __all__ = [
     "Capabilities",
@@ -223,8 +223,9 @@ class IndexChores(ABC):
         self.options = parse_options(self.name, model, options)
         self.analyzer = analyzer(stemming=self.options.stemming, stop_words=self.options.stop_words)
         self._claimed: str | None = None
-        #: A keyword engine's hybrid ranking (`toolscout.ranking`), when it has an embedder.
-        self.ranking: HybridRanking | None = None
+        #: Core's ranking part (`toolscout.ranking`): a keyword engine's hybrid ranking when
+        #: it has an embedder, a vector store's `VectorRanking`; None: the engine ranks.
+        self.ranking: HybridRanking | VectorRanking | None = None
         if self._ranks_by_keywords():
             from toolscout.ranking import HybridRanking, keyword_embedder
 
@@ -346,7 +347,7 @@ class IndexChores(ABC):
             )
             try:
                 if self.ranking is not None:
-                    hits, total = self.ranking.search(toolset, query, self._search_set)
+                    hits, total = self.ranking.search(self, toolset, query)  # type: ignore[arg-type]
                 else:
                     hits, total = self._search_set(toolset, query)
             except StaleSet:

@@ -21,23 +21,30 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolscout.toolsets import PerSet
 from toolscout.types import ToolHit
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from toolscout.embedders import Embedder, EmbeddingCache
     from toolscout.options import KeywordOptions
     from toolscout.query import Query
     from toolscout.toolsets import ToolSet
-    from toolscout.vectors import SetVectors
+    from toolscout.vectors import Candidates, HybridOptions, SetTerms, SetVectors
+
+    Matrix = npt.NDArray[np.float32]
 
 __all__ = [
     "DEFAULT_KEYWORD_EMBEDDER",
     "NO_EMBEDDER",
     "RANK_SHAPE",
     "HybridRanking",
+    "RankedEngine",
+    "VectorRanking",
     "fuse_by_rank",
     "keyword_embedder",
 ]
@@ -52,7 +59,25 @@ NO_EMBEDDER = "none"
 _warned: set[str] = set()
 _warned_lock = threading.Lock()
 
-Search = Callable[["ToolSet", "Query"], "tuple[list[ToolHit], int]"]
+
+
+class RankedEngine(Protocol):
+    """What core's ranking parts ask of the index that carries them: an engine supplies
+    candidates only. A keyword engine answers `_search_set` (its keyword hits); a vector
+    store answers `_vector_candidates` and, for hybrid mode, `_keyword_candidates`, and
+    `_similarities` (each has an in-process default on `VectorIndexBase`)."""
+
+    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]: ...
+
+    def _vector_candidates(
+        self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix], limit: int
+    ) -> Candidates: ...
+
+    def _keyword_candidates(self, toolset: ToolSet, query: Query, limit: int) -> Candidates: ...
+
+    def _similarities(
+        self, toolset: ToolSet, names: list[str], vectors: Sequence[Matrix]
+    ) -> Sequence[float]: ...
 
 
 def keyword_embedder(backend: str, options: KeywordOptions) -> Embedder | None:
@@ -126,9 +151,9 @@ class HybridRanking:
         return self._vectors.get(toolset, lambda: SetVectors.of(toolset, self.cache, self.embedder))
 
     def search(
-        self, toolset: ToolSet, query: Query, keyword_search: Search
+        self, engine: RankedEngine, toolset: ToolSet, query: Query
     ) -> tuple[list[ToolHit], int]:
-        """The engine's keyword candidates (`keyword_search`, asked for `candidates` hits)
+        """The engine's keyword candidates (its `_search_set`, asked for `candidates` hits)
         and the set's nearest tools to the query's vectors (the whole query's and, with
         `split_query`, each clause's), fused (`fuse_by_rank`). A query the engine matched
         as written (`query.exact`, a regular expression) keeps the engine's answer."""
@@ -137,7 +162,7 @@ class HybridRanking:
         options = self.options
         wanted = max(query.limit, options.candidates)
         candidates = query.with_limit(wanted)
-        keyword_hits, keyword_total = keyword_search(toolset, candidates)
+        keyword_hits, keyword_total = engine._search_set(toolset, candidates)
         if candidates.exact:
             query.exact = True
             return keyword_hits[: query.limit], keyword_total
@@ -159,6 +184,137 @@ class HybridRanking:
             toolset, keyword, similarity, options.vector_weight, options.min_score, query.limit
         )
         return hits, max(keyword_total, len(hits))
+
+
+class VectorRanking:
+    """Vector and hybrid modes as a part (`toolscout.vectors.HybridOptions`' `mode`): the
+    query embedded (and its clauses, `split_query`), the engine's candidates asked for
+    (`RankedEngine`), fused by core (`toolscout.vectors.fuse`), and each clause's best tool
+    core trusts added (`toolscout.clause_search.add_clause_bests`).
+
+    One per index: it holds the embedder, the embedding cache, and the in-process search of
+    each set an engine may fall back on (`nearest`, `keyword`: the set's vectors and BM25F
+    postings, built on first use and kept while the set lives). `read_vectors` gives a
+    set's vectors (default: embedded through the cache; a store that keeps them reads
+    them).
+    """
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        options: HybridOptions,
+        cache: EmbeddingCache | None = None,
+        read_vectors: Callable[[ToolSet], SetVectors] | None = None,
+    ) -> None:
+        from toolscout.embedders import shared_cache
+
+        self.embedder = embedder
+        self.options = options
+        self.cache = cache if cache is not None else shared_cache(options.cache_dir)
+        self._read_vectors = read_vectors or self.embedded_vectors
+        self._vectors: PerSet[SetVectors] = PerSet()
+        self._terms: PerSet[SetTerms] = PerSet()
+
+    # --- the in-process search of a set ------------------------------------------------
+
+    def embedded_vectors(self, toolset: ToolSet) -> SetVectors:
+        """The set's vectors embedded through the cache (each text once per model)."""
+        from toolscout.vectors import SetVectors
+
+        return SetVectors.of(toolset, self.cache, self.embedder)
+
+    def set_vectors(self, toolset: ToolSet) -> SetVectors:
+        """The set's vectors (`read_vectors`), built on first use, kept while the set lives."""
+        return self._vectors.get(toolset, lambda: self._read_vectors(toolset))
+
+    def set_terms(
+        self, toolset: ToolSet, analyzer: Any, weights: tuple[float, float, float]
+    ) -> SetTerms:
+        """The set's BM25F postings, built on first use and kept while the set lives."""
+        from toolscout.vectors import SetTerms
+
+        return self._terms.get(toolset, lambda: SetTerms(toolset.tools, analyzer, weights))
+
+    def nearest(
+        self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix], limit: int
+    ) -> Candidates:
+        """The `limit` tools of the set nearest to any query vector, most similar first,
+        among `query.allowed`; and the set's density, in `query.density`."""
+        found = self.set_vectors(toolset)
+        query.density = found.density(toolset.tools)
+        return found.nearest(vectors, limit, query.allowed)
+
+    def query_vectors(self, query: Query, *, split: bool | None = None) -> list[Matrix]:
+        """The whole query's vector, then one per clause with `split` (default:
+        `split_query`)."""
+        from toolscout.embedders import query_vectors
+
+        split = self.options.split_query if split is None else split
+        return query_vectors(self.cache, self.embedder, query.text, split=split)
+
+    # --- search ------------------------------------------------------------------------
+
+    def search(
+        self, engine: RankedEngine, toolset: ToolSet, query: Query
+    ) -> tuple[list[ToolHit], int]:
+        """The mode's hits for the query, and each clause's best tool core trusts."""
+        from toolscout.clause_search import add_clause_bests
+
+        options = self.options
+        vectors = self.query_vectors(query)
+        hits, total = self.ranked(engine, toolset, query, vectors)
+        if not options.split_query or len(vectors) < 2:
+            return hits, total
+
+        def search_clause(clause: Query) -> tuple[list[ToolHit], int]:
+            # Its vector was embedded (and cached) with the whole query's.
+            return self.ranked(engine, toolset, clause, self.query_vectors(clause, split=False))
+
+        return add_clause_bests(
+            query,
+            hits,
+            total,
+            search_clause,
+            toolset,
+            query.analyzer,
+            min_score=options.min_score,
+        )
+
+    def ranked(
+        self, engine: RankedEngine, toolset: ToolSet, query: Query, vectors: Sequence[Matrix]
+    ) -> tuple[list[ToolHit], int]:
+        """The mode's hits for these query vectors: in `vector` mode the nearest tools, in
+        `hybrid` mode the engine's keyword and vector candidates, fused."""
+        from toolscout.vectors import fuse
+
+        options = self.options
+        wanted = max(query.limit, options.candidates)
+        if options.mode == "vector":
+            found = [
+                (name, score)
+                for name, score in engine._vector_candidates(toolset, query, vectors, wanted)
+                if name in toolset.tools
+            ]
+            hits = [
+                ToolHit(name, score, toolset.tools[name].summary)
+                for name, score in found[: query.limit]
+            ]
+            return hits, len(found)
+        by_vector: Candidates = ()
+        by_keyword: Candidates = ()
+        if options.vector_weight > 0:
+            by_vector = engine._vector_candidates(toolset, query, vectors, wanted)
+        if options.text_weight > 0 and query.terms:
+            by_keyword = engine._keyword_candidates(toolset, query, wanted)
+        return fuse(
+            toolset,
+            query,
+            by_vector,
+            by_keyword,
+            options,
+            analyzer=query.analyzer,
+            similarities=lambda names: engine._similarities(toolset, names, vectors),
+        )
 
 
 def fuse_by_rank(
