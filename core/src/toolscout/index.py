@@ -27,6 +27,7 @@ from toolscout.analysis import analyzer, name_candidates
 from toolscout.confidence import DEPTH as CONFIDENCE_DEPTH
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.filters import matches
+from toolscout.learning import learned_confidence, learned_ranking
 from toolscout.query import Query
 from toolscout.toolsets import SessionLedger, StoredState, ToolSet
 from toolscout.types import (
@@ -352,6 +353,8 @@ class IndexChores(ABC):
                     hits, total = self._search_set(toolset, query)
             except StaleSet:
                 continue
+            # Learning from use (toolscout.learning): past successful calls re-rank the hits.
+            hits, total = learned_ranking(self, toolset, query, hits, total)
             hits, total = self._rank(toolset, query, hits, total)
             reason = None
             if not hits:
@@ -457,6 +460,8 @@ class IndexChores(ABC):
             confidence = max(confidence, nearest)
             if query.keyword_hits:
                 confidence = max(confidence, self._keyword_vouch(toolset, query))
+        # Learning from use (toolscout.learning): a request like ones a tool answered.
+        hits, confidence = learned_confidence(query, hits, confidence)
         query.confidence = confidence
         if not named and not query.exact and confidence < self.options.min_confidence:
             return [], 0

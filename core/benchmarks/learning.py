@@ -1,0 +1,145 @@
+"""What learning from use is worth: each dev set split into history and test halves, scored
+with and without the history (`toolscout eval --history`).
+
+Each data set's queries are split by a hash of the query text (deterministic): one half is
+the history (each line's relevant tools called successfully after a search for it, each
+line its own session), the other half the test. The strict split keeps only the test
+queries with no near-duplicate in the history (cosine >= 0.9 with the static embedder).
+MetaTool's infeasible queries are asked too, for abstention with the default options.
+
+    python core/benchmarks/learning.py --data ../shared/eval --out /tmp/learning
+    python core/benchmarks/learning.py --data ../shared/eval --out /tmp/learning -b lancedb
+
+The split files land in --out (history.jsonl, test.jsonl, test_strict.jsonl per data set),
+so every figure can be run again with `toolscout eval`, as the table's footer says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+SETS = ("metatool", "bfcl", "seal_tools")
+#: A test query this alike (static-embedder cosine) to a history query is a near-duplicate.
+NEAR_DUPLICATE = 0.9
+
+
+def in_history(query: str) -> bool:
+    """Half of the queries, by a hash of the text: the same split on every run."""
+    return hashlib.sha256(query.encode("utf-8")).digest()[0] % 2 == 0
+
+
+def near_duplicates(history: list[str], test: list[str]) -> list[bool]:
+    """For each test query, whether some history query is a near-duplicate of it."""
+    import numpy as np
+    from toolscout.embedders import load_embedder
+
+    embedder = load_embedder("static")
+
+    def unit(texts: list[str]) -> Any:
+        matrix = np.asarray(embedder.embed(texts), dtype=np.float32)
+        return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+
+    past, asked = unit(history), unit(test)
+    flags: list[bool] = []
+    for start in range(0, len(test), 512):
+        best = (asked[start : start + 512] @ past.T).max(axis=1)
+        flags.extend(bool(value >= NEAR_DUPLICATE) for value in best)
+    return flags
+
+
+def write_split(source: Path, out: Path) -> dict[str, int]:
+    """history.jsonl, test.jsonl and test_strict.jsonl of one data set; their sizes."""
+    lines = [json.loads(line) for line in (source / "queries.jsonl").open(encoding="utf-8")]
+    history = [line for line in lines if in_history(line["query"])]
+    test = [line for line in lines if not in_history(line["query"])]
+    duplicate = near_duplicates([h["query"] for h in history], [t["query"] for t in test])
+    strict = [line for line, dup in zip(test, duplicate, strict=True) if not dup]
+    out.mkdir(parents=True, exist_ok=True)
+    for name, rows in (("history", history), ("test", test), ("test_strict", strict)):
+        with (out / f"{name}.jsonl").open("w", encoding="utf-8") as handle:
+            for row in rows:
+                handle.write(json.dumps(row) + "\n")
+    return {"history": len(history), "test": len(test), "test_strict": len(strict)}
+
+
+def score(backend: str, source: Path, split: Path, queries: str, history: bool) -> dict[str, Any]:
+    """One `evaluate` run, as `toolscout eval` does it."""
+    from toolscout.catalog import load_catalog
+    from toolscout.evaluation import evaluate, load_infeasible, load_queries
+    from toolscout.history import HistoryReport, read_history, replay_history
+    from toolscout.learning import learn_from
+    from toolscout.loading import load_index
+
+    tools = load_catalog(source / "tools.jsonl")
+    asked = load_queries(split / f"{queries}.jsonl")
+    infeasible_path = source / "queries_infeasible.jsonl"
+    infeasible = load_infeasible(infeasible_path) if infeasible_path.exists() else []
+    index = load_index(backend)
+    try:
+        if history:
+            learner = learn_from(index)
+            report = HistoryReport()
+            replay_history(
+                learner.store, tools, read_history(split / "history.jsonl", report), report
+            )
+        result = evaluate(index, tools, asked, backend=backend, infeasible=infeasible)
+    finally:
+        close = getattr(index, "close", None)
+        if close is not None:
+            close()
+    return result.to_dict()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=Path("../shared/eval"))
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--backend", "-b", action="append", help="default: regex")
+    parser.add_argument("--set", action="append", choices=SETS, help="default: all three")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args()
+    backends = args.backend or ["regex"]
+    rows: list[dict[str, Any]] = []
+    for name in args.set or SETS:
+        source = args.data / name
+        split = args.out / name
+        sizes = write_split(source, split)
+        print(f"{name}: {sizes}", file=sys.stderr)
+        for backend in backends:
+            for queries in ("test", "test_strict"):
+                for history in (False, True):
+                    figures = score(backend, source, split, queries, history)
+                    rows.append(
+                        {"set": name, "backend": backend, "split": queries, "history": history}
+                        | figures
+                    )
+                    print(json.dumps(rows[-1]), file=sys.stderr)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    header = ["set", "backend", "split", "history", "queries", "hit@5", "recall@5", "mrr@10"]
+    header += ["p50_ms", "answered", "abstained"]
+    table = [header]
+    for row in rows:
+        table.append(
+            [row["set"], row["backend"], row["split"], "yes" if row["history"] else "no"]
+            + [str(row["queries"])]
+            + [f"{row[key]:.3f}" for key in ("hit@5", "recall@5", "mrr@10", "p50_ms", "answered")]
+            + [f"{row['abstained'].get('all', 0.0):.3f}" if row["abstained"] else "-"]
+        )
+    widths = [max(len(line[col]) for line in table) for col in range(len(header))]
+    for line in table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)))
+    print(
+        f"\nrun one again: toolscout eval --catalog {args.data}/SET/tools.jsonl "
+        f"--queries {args.out}/SET/test.jsonl --history {args.out}/SET/history.jsonl -b BACKEND"
+    )
+
+
+if __name__ == "__main__":
+    main()

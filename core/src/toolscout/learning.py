@@ -1,0 +1,493 @@
+"""A search that learns from use: past successful calls re-rank the hits of every backend.
+
+When a model called a tool a search had found and the call succeeded, the query is evidence
+of what the tool is for, whatever its description says (`toolscout.usage` records it).
+`learn_from(index, store)` makes an index weigh that evidence in each search, the same way
+for every backend, after its engine (and core's hybrid ranking) ranked:
+
+- **Answered queries.** Each tool's answered queries are its own field: a new query is
+  compared with each of them by keywords (TF-IDF cosine of core's analysed terms over the
+  answered queries) and, when the index embeds (`toolscout.ranking`), by the cosine of
+  their vectors. The nearest answered queries vote for their tools (`NEIGHBOURS`), and the
+  vote joins the engine's rank in one fused score (`LEARNED_WEIGHT`).
+- **Used with.** Tools used together in one session, in at least `MIN_CO_SESSIONS`
+  sessions, are offered together when one of them ranks high (`CO_WEIGHT`).
+- **Confidence.** A hit whose tool answered a query this alike before is at least
+  `learned_confidence` sure, so a request like past ones clears the floor; a request
+  unlike any answered one gets nothing from use, and is still refused when nothing fits.
+
+Evidence is safe by construction: it is the tenant's own (`Learner.assign`), only for
+tools the session holds with the same definition as when they were used; a query counts
+the distinct sessions that used a tool for it, each session at most its newest
+`PER_SESSION` queries per tool, and failed calls count against.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from toolscout.toolsets import ToolSet
+from toolscout.types import ToolHit
+from toolscout.usage import DEFAULT_TENANT, MemoryUsageStore, UsageStore, Use, make_use
+
+if TYPE_CHECKING:
+    from toolscout.analysis import Analyzer
+    from toolscout.embedders import Embedder, EmbeddingCache
+    from toolscout.query import Query
+
+__all__ = [
+    "LearnedSet",
+    "Learner",
+    "learn_from",
+    "learned_confidence",
+    "learned_ranking",
+    "learner_of",
+]
+
+# --- tuned constants (docs/learning.md has the commands and figures) ------------------
+#: Answered queries that vote for their tools, nearest first.
+NEIGHBOURS = 8
+#: The weight of the learned vote beside the engine's rank share (1 for its first hit).
+LEARNED_WEIGHT = 3.0
+#: Answered queries sampled to measure how much a neighbour is worth (`precision`).
+CALIBRATION_SAMPLE = 400
+#: Pseudo-counts of the overall rate in each similarity bin.
+PRIOR_WEIGHT = 5.0
+#: A static-embedder cosine at or below this says nothing (word vectors put unrelated
+#: sentences near 0.5); above it the similarity is rescaled to 0-1.
+VECTOR_FLOOR = 0.3
+#: The keyword and vector similarities' shares of an answered query's similarity.
+KEYWORD_SHARE = 0.5
+#: Similarity at which a tool's evidence gives its hit a confidence of 0.5, and the slope.
+CONFIDENT_AT = 0.55
+CONFIDENCE_SLOPE = 12.0
+#: Newest distinct queries per session and tool that count: one session cannot fill a
+#: tool's field with everything it asked.
+PER_SESSION = 3
+#: Answered queries past which vectors are compared with candidates only, and how many
+#: candidates by keywords.
+FULL_SCAN = 2048
+CANDIDATES = 128
+#: Sessions that must have used two tools together before one is offered with the other.
+MIN_CO_SESSIONS = 2
+#: The weight of "used with" beside the engine's and the learned shares.
+CO_WEIGHT = 0.3
+#: How many of the first hits bring the tools they were used with.
+CO_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Answered:
+    """One query a tool answered: its analysed terms and how many distinct sessions it
+    counts (successes less failures)."""
+
+    tool: str
+    terms: frozenset[str]
+    text: str
+    sessions: int
+
+
+class LearnedSet:
+    """A tenant's evidence for one tool set: each tool's answered queries (keyword postings
+    and, with an embedder, vectors) and which tools were used together."""
+
+    def __init__(
+        self,
+        toolset: ToolSet,
+        uses: Sequence[Use],
+        analyzer: Analyzer,
+        embedder: Embedder | None = None,
+        cache: EmbeddingCache | None = None,
+    ) -> None:
+        import numpy as np
+
+        self.answered = answered_queries(toolset, uses, analyzer)
+        self.used_with = used_together(toolset, uses)
+        docs = self.answered
+        self.tool_names = sorted({doc.tool for doc in docs})
+        tool_row = {name: row for row, name in enumerate(self.tool_names)}
+        self.doc_tool = np.array([tool_row[doc.tool] for doc in docs], dtype=np.intp)
+        self.doc_weight = np.array([_session_weight(doc.sessions) for doc in docs])
+        frequency: dict[str, int] = {}
+        for doc in docs:
+            for term in doc.terms:
+                frequency[term] = frequency.get(term, 0) + 1
+        size = max(1, len(docs))
+        self.idf = {term: math.log1p(size / count) for term, count in frequency.items()}
+        self.unknown_idf = math.log1p(size)
+        rows: dict[str, list[int]] = {}
+        for row, doc in enumerate(docs):
+            for term in doc.terms:
+                rows.setdefault(term, []).append(row)
+        self.postings = {term: np.array(found, dtype=np.intp) for term, found in rows.items()}
+        norms = [math.sqrt(sum(self.idf[t] ** 2 for t in doc.terms)) for doc in docs]
+        self.doc_norm = np.array(norms) if norms else np.zeros(0)
+        self.vectors: Any = None
+        if embedder is not None and cache is not None and docs:
+            matrix = cache.embed_documents(embedder, [doc.text for doc in docs])
+            lengths = np.linalg.norm(matrix, axis=1, keepdims=True)
+            self.vectors = (matrix / np.where(lengths > 0, lengths, 1.0)).astype(np.float32)
+        by_tool: dict[str, list[int]] = {}
+        for row, doc in enumerate(docs):
+            by_tool.setdefault(doc.tool, []).append(row)
+        self.tool_docs = {name: np.array(rows, dtype=np.intp) for name, rows in by_tool.items()}
+
+    def __len__(self) -> int:
+        return len(self.answered)
+
+    def similarities(
+        self, terms: Sequence[str], vector: Any = None, near: Sequence[str] = ()
+    ) -> Any:
+        """Each answered query's similarity to a query (its terms; its vector when the set
+        has vectors), 0 to 1. Past `FULL_SCAN` answered queries, vectors are compared only
+        for the `CANDIDATES` best by keywords and those of the tools `near` (the engine's
+        hits): a product with every row would cost more than the search itself."""
+        import numpy as np
+
+        dot = np.zeros(len(self.answered))
+        query_norm = 0.0
+        for term in terms:
+            weight = self.idf.get(term)
+            if weight is None:
+                query_norm += self.unknown_idf**2
+                continue
+            query_norm += weight**2
+            dot[self.postings[term]] += weight**2
+        if query_norm > 0:
+            keyword = dot / (math.sqrt(query_norm) * np.where(self.doc_norm > 0, self.doc_norm, 1))
+        else:
+            keyword = dot
+        if self.vectors is None or vector is None:
+            return keyword
+        length = float(np.linalg.norm(vector))
+        semantic = np.zeros(len(keyword))
+        if length <= 0:
+            return KEYWORD_SHARE * keyword
+        unit = (vector / length).astype(np.float32)
+        if len(keyword) <= FULL_SCAN:
+            cosine = self.vectors @ unit
+            semantic = np.clip((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0, 1.0)
+        else:
+            count = min(CANDIDATES, len(keyword))
+            found = [np.argpartition(-keyword, count - 1)[:count]]
+            found += [self.tool_docs[name] for name in near if name in self.tool_docs]
+            rows = np.unique(np.concatenate(found))
+            cosine = self.vectors[rows] @ unit
+            semantic[rows] = np.clip((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0, 1.0)
+        return KEYWORD_SHARE * keyword + (1.0 - KEYWORD_SHARE) * semantic
+
+    @cached_property
+    def precision(self) -> list[float]:
+        """How often an answered query's nearest other answered query was answered by the
+        same tool, per tenth of similarity (never falling as similarity rises): the
+        tenant's own measure of what a neighbour at that similarity is worth, from a
+        sample of its answered queries (leave one out), so a catalog whose requests look
+        alike across tools (templates) trusts its neighbours less."""
+        import numpy as np
+
+        size = len(self.answered)
+        step = max(1, size // CALIBRATION_SAMPLE)
+        hits = np.zeros(10)
+        seen = np.zeros(10)
+        for row in range(0, size, step):
+            doc = self.answered[row]
+            vector = self.vectors[row] if self.vectors is not None else None
+            similarity = self.similarities(sorted(doc.terms), vector)
+            similarity[row] = -1.0
+            nearest = int(np.argmax(similarity))
+            if similarity[nearest] <= 0:
+                continue
+            at = min(9, int(similarity[nearest] * 10))
+            seen[at] += 1
+            hits[at] += self.doc_tool[nearest] == self.doc_tool[row]
+        # Sparse bins borrow from the overall rate; then never falling with similarity.
+        overall = (hits.sum() + 1) / (seen.sum() + 2)
+        rates = (hits + PRIOR_WEIGHT * overall) / (seen + PRIOR_WEIGHT)
+        return [float(value) for value in np.maximum.accumulate(rates)]
+
+    def votes(
+        self,
+        terms: Sequence[str],
+        vector: Any,
+        allowed: frozenset[str] | None,
+        near: Sequence[str] = (),
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """The learned vote of each tool for a query (its nearest answered queries' weighed
+        similarities) and the similarity of its nearest answered query."""
+        import numpy as np
+
+        if not self.answered:
+            return {}, {}
+        similarity = self.similarities(terms, vector, near)
+        count = min(NEIGHBOURS, len(similarity))
+        nearest = np.argpartition(-similarity, count - 1)[:count]
+        vote: dict[str, float] = {}
+        best: dict[str, float] = {}
+        for row in nearest:
+            value = float(similarity[row])
+            if value <= 0.0:
+                continue
+            tool = self.tool_names[self.doc_tool[row]]
+            if allowed is not None and tool not in allowed:
+                continue
+            vote[tool] = vote.get(tool, 0.0) + value * value * float(self.doc_weight[row])
+            best[tool] = max(best.get(tool, 0.0), value)
+        return vote, best
+
+
+def _session_weight(sessions: int) -> float:
+    """How much an answered query counts for the distinct sessions behind it: 1 for one,
+    growing slowly after (many sessions confirm, they do not outvote the query's words)."""
+    return 1.0 + 0.5 * math.log2(sessions)
+
+
+def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) -> list[Answered]:
+    """Each (tool, query) the tenant's uses vouch for (see the module docstring): only
+    tools of `toolset` with the definition they were used with; the query as its distinct
+    analysed terms; distinct sessions, each session's newest `PER_SESSION` queries per
+    tool, less the sessions whose call with that query failed."""
+    tools = toolset.tools
+    newest: dict[tuple[str, str], OrderedDict[frozenset[str], None]] = {}
+    failed: dict[tuple[str, frozenset[str]], set[str]] = {}
+    texts: dict[tuple[str, frozenset[str]], str] = {}
+    for use in uses:
+        tool = tools.get(use.tool)
+        if tool is None or tool.fingerprint != use.definition:
+            continue
+        terms = frozenset(analyzer.query_terms(use.query))
+        if not terms:
+            continue
+        texts[(use.tool, terms)] = use.query
+        if not use.success:
+            failed.setdefault((use.tool, terms), set()).add(use.session)
+            continue
+        recent = newest.setdefault((use.session, use.tool), OrderedDict())
+        recent.pop(terms, None)
+        recent[terms] = None
+        if len(recent) > PER_SESSION:
+            recent.popitem(last=False)
+    succeeded: dict[tuple[str, frozenset[str]], set[str]] = {}
+    for (session, tool_name), recent in newest.items():
+        for terms in recent:
+            succeeded.setdefault((tool_name, terms), set()).add(session)
+    found = []
+    for (tool_name, terms), sessions in succeeded.items():
+        net = len(sessions) - len(failed.get((tool_name, terms), ()))
+        if net > 0:
+            found.append(Answered(tool_name, terms, texts[(tool_name, terms)], net))
+    found.sort(key=lambda doc: (doc.tool, sorted(doc.terms)))
+    return found
+
+
+def used_together(toolset: ToolSet, uses: Sequence[Use]) -> dict[str, dict[str, float]]:
+    """For each tool, the tools used successfully in the same sessions, in at least
+    `MIN_CO_SESSIONS` of them, each with the share of the tool's sessions it was in."""
+    tools = toolset.tools
+    by_session: dict[str, set[str]] = {}
+    for use in uses:
+        tool = tools.get(use.tool)
+        if use.success and tool is not None and tool.fingerprint == use.definition:
+            by_session.setdefault(use.session, set()).add(use.tool)
+    sessions_of: dict[str, int] = {}
+    pairs: dict[tuple[str, str], int] = {}
+    for used in by_session.values():
+        for name in used:
+            sessions_of[name] = sessions_of.get(name, 0) + 1
+        if len(used) < 2:
+            continue
+        for first in used:
+            for second in used:
+                if first != second:
+                    pairs[(first, second)] = pairs.get((first, second), 0) + 1
+    together: dict[str, dict[str, float]] = {}
+    for (first, second), count in pairs.items():
+        if count >= MIN_CO_SESSIONS:
+            together.setdefault(first, {})[second] = count / sessions_of[first]
+    return together
+
+
+def learned_confidence_of(similarity: float) -> float:
+    """The confidence a tool's evidence gives its hit: how alike the query is to the
+    nearest query the tool answered, on a logistic scale."""
+    return 1.0 / (1.0 + math.exp(-CONFIDENCE_SLOPE * (similarity - CONFIDENT_AT)))
+
+
+class Learner:
+    """One index's evidence from use: the store, each session's tenant, and each set's
+    learned view per tenant (rebuilt when the tenant's uses change)."""
+
+    def __init__(self, store: UsageStore | None = None, *, shared: bool = False) -> None:
+        self.store: UsageStore = store if store is not None else MemoryUsageStore()
+        #: With `shared`, every session learns from every tenant's uses (a config saying
+        #: the tenants share); otherwise a session sees its own tenant's alone.
+        self.shared = shared
+        self._tenants: dict[str, str] = {}
+        self._views: weakref.WeakKeyDictionary[ToolSet, dict[str, tuple[int, LearnedSet]]]
+        self._views = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+        #: Why evidence was left out, once per store problem (a damaged store).
+        self.failed: str | None = None
+
+    def assign(self, session_id: str, tenant: str) -> None:
+        """Put a session in a tenant (by default every session is in `DEFAULT_TENANT`)."""
+        with self._lock:
+            self._tenants[session_id] = tenant
+
+    def tenant(self, session_id: str) -> str:
+        return self._tenants.get(session_id, DEFAULT_TENANT)
+
+    def record(self, index: Any, session_id: str, query: str, tool: str, *, success: bool) -> bool:
+        """Record that the model called `tool` after searching `query` in the session;
+        False (nothing recorded) when the session does not hold the tool or the query is
+        blank."""
+        reference = index.tools(session_id).get(tool)
+        if reference is None:
+            return False
+        use = make_use(
+            query, reference, success=success, session=session_id, tenant=self.tenant(session_id)
+        )
+        if use is None:
+            return False
+        self.store.record(use)
+        return True
+
+    def _uses(self, tenant: str) -> tuple[int, Sequence[Use]]:
+        if not self.shared:
+            return self.store.version(tenant), self.store.uses(tenant)
+        names = self.store.tenants()
+        version = sum(self.store.version(name) for name in names)
+        return version, [use for name in names for use in self.store.uses(name)]
+
+    def view(self, index: Any, toolset: ToolSet, session_id: str) -> LearnedSet | None:
+        """The evidence of the session's tenant for its set (None: none)."""
+        tenant = "*" if self.shared else self.tenant(session_id)
+        version = self.store.version(tenant) if not self.shared else None
+        with self._lock:
+            cached = self._views.get(toolset, {}).get(tenant)
+        if cached is not None and version is not None and cached[0] == version:
+            return cached[1] if len(cached[1]) else None
+        version_now, uses = self._uses(tenant if not self.shared else "")
+        ranking = getattr(index, "ranking", None)
+        embedder = getattr(ranking, "embedder", None)
+        cache = getattr(ranking, "cache", None)
+        learned = LearnedSet(toolset, uses, index.analyzer, embedder, cache)
+        with self._lock:
+            self._views.setdefault(toolset, {})[tenant] = (version_now, learned)
+        return learned if len(learned) else None
+
+    def rerank(
+        self, index: Any, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
+    ) -> tuple[list[ToolHit], int]:
+        """The engine's hits with the evidence weighed in (see the module docstring)."""
+        try:
+            learned = self.view(index, toolset, query.session_id)
+        except Exception as error:  # a store that fails must not fail the search
+            self._failed(error)
+            return hits, total
+        if learned is None:
+            return hits, total
+        vector = None
+        if learned.vectors is not None:
+            from toolscout.embedders import query_vectors
+
+            ranking = index.ranking
+            vector = query_vectors(ranking.cache, ranking.embedder, query.text, split=False)[0]
+        vote, best = learned.votes(query.terms, vector, query.allowed, [h.name for h in hits])
+        if not vote:
+            return hits, total
+        query.__dict__["learned"] = {name: learned_confidence_of(v) for name, v in best.items()}
+        fused: dict[str, float] = {}
+        for rank, hit in enumerate(hits):
+            fused[hit.name] = 3.0 / (3.0 + rank)
+        # By the vote's rank, as the engine's share is by its rank, times how alike the
+        # tool's nearest answered query is: weak when nothing it answered was much like this.
+        for rank, name in enumerate(sorted(vote, key=lambda name: (-vote[name], name))):
+            trust = learned.precision[min(9, int(best[name] * 10))]
+            share = LEARNED_WEIGHT * trust * 3.0 / (3.0 + rank)
+            fused[name] = fused.get(name, 0.0) + share
+        order = sorted(fused, key=lambda name: (-fused[name], name))
+        if learned.used_with:
+            for name in order[:CO_DEPTH]:
+                for other, share in learned.used_with.get(name, {}).items():
+                    if query.allowed is None or other in query.allowed:
+                        fused[other] = fused.get(other, 0.0) + CO_WEIGHT * share
+            order = sorted(fused, key=lambda name: (-fused[name], name))
+        order = order[: max(len(hits), query.limit)]
+        # Scores stay where they were, by position: they descend, and a similarity floor
+        # (core's hybrid ranking) is still one for the hits above it.
+        scores = [hit.score for hit in hits] or [0.0]
+        tools = toolset.tools
+        ranked = [
+            ToolHit(name, scores[min(at, len(scores) - 1)], tools[name].summary)
+            for at, name in enumerate(order)
+        ]
+        return ranked, max(total, len(ranked))
+
+    def _failed(self, error: Exception) -> None:
+        import logging
+
+        message = str(error) or type(error).__name__
+        if message != self.failed:
+            self.failed = message
+            logging.getLogger("toolscout").warning(
+                "learning from use is off for this search: %s", message
+            )
+
+
+_learners: weakref.WeakKeyDictionary[Any, Learner] = weakref.WeakKeyDictionary()
+_learners_lock = threading.Lock()
+
+
+def learn_from(index: Any, store: UsageStore | None = None, *, shared: bool = False) -> Learner:
+    """Make `index` weigh the uses in `store` (a new in-process store by default) in every
+    search; the index's learner, to record uses and assign tenants. Calling it again
+    replaces the learner."""
+    learner = Learner(store, shared=shared)
+    with _learners_lock:
+        _learners[index] = learner
+    return learner
+
+
+def learner_of(index: Any) -> Learner | None:
+    """The learner `learn_from` gave the index (None: it does not learn)."""
+    try:
+        return _learners.get(index)
+    except TypeError:  # an index that cannot be weakly referenced never learns
+        return None
+
+
+def learned_ranking(
+    index: Any, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
+) -> tuple[list[ToolHit], int]:
+    """Core's call: the hits re-ranked by the index's evidence, if it learns from use."""
+    learner = learner_of(index)
+    if learner is None or query.exact:
+        return hits, total
+    return learner.rerank(index, toolset, query, hits, total)
+
+
+def learned_confidence(
+    query: Query, hits: list[ToolHit], confidence: float
+) -> tuple[list[ToolHit], float]:
+    """Core's call: each hit at least as confident as its tool's evidence makes it, and
+    the answer's confidence with them (unchanged without evidence)."""
+    from toolscout.confidence import DEPTH
+
+    learned = query.__dict__.get("learned")
+    if not learned:
+        return hits, confidence
+    raised = [
+        ToolHit(hit.name, hit.score, hit.summary, max(hit.confidence or 0.0, learned[hit.name]))
+        if hit.name in learned
+        else hit
+        for hit in hits
+    ]
+    best = max((hit.confidence or 0.0 for hit in raised[:DEPTH]), default=0.0)
+    return raised, max(confidence, round(best, 4))
