@@ -656,9 +656,12 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
             f"note: {missing} of {len(queries)} queries name relevant tools that are not in "
             f"{args.catalog}; check that the catalog and queries belong together\n"
         )
+    history = _read_history(args.history) if args.history else None
     results = []
     for backend in backends:
         index = _open_index(backend, options_for(backend, options, backends), settings)
+        if history is not None:
+            _replay_history(index, tools, *history)
         bar = ProgressBar(len(queries) + len(infeasible), f"queries ({backend})")
         bar.message(f"indexing {len(tools):,} tools ({backend})…")
         try:
@@ -697,6 +700,24 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
             f"share of infeasible queries ({counts}) with none\n"
         )
     return 0
+
+
+def _read_history(path: str) -> tuple[Any, Any]:
+    """`eval --history`: the past queries, and the report counting the lines left out."""
+    from toolscout.history import HistoryReport, read_history
+
+    report = HistoryReport()
+    return read_history(path, report), report
+
+
+def _replay_history(index: Any, tools: Sequence[Any], past: Any, report: Any) -> None:
+    """Make `index` learn from use and record the history as past uses (learning.md)."""
+    from toolscout.history import HistoryReport, replay_history
+    from toolscout.learning import learn_from
+
+    counted = HistoryReport(report.lines, 0, report.skipped.copy())
+    replay_history(learn_from(index).store, tools, past, counted)
+    sys.stderr.write(counted.summary() + "\n")
 
 
 def _table(rows: Sequence[Sequence[str]]) -> str:
@@ -817,6 +838,12 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     evaluation.add_argument(
         "--limit-queries", type=_positive_int, metavar="N", help="score the first N queries only"
     )
+    evaluation.add_argument(
+        "--history",
+        metavar="H.jsonl",
+        help="past uses to learn from first, in the --queries format: each line's relevant "
+        "tools count as called successfully after a search for its query (docs/learning.md)",
+    )
     evaluation.add_argument("--json", action="store_true", help="print JSON")
     _add_backend_options(evaluation)
     evaluation.set_defaults(handler=cmd_eval)
@@ -828,6 +855,9 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
     from toolscout.caches import add_command as add_cache_command
 
     add_cache_command(commands)
+    from toolscout.usage_cli import add_command as add_usage_command
+
+    add_usage_command(commands)
     completion = commands.add_parser(
         "completion",
         help="print a shell completion script",
@@ -866,7 +896,7 @@ def cmd_completion(args: argparse.Namespace, out: TextIO) -> int:
 
 #: Commands of core itself; anything else may come from a plugin.
 BUILTIN_COMMANDS = frozenset(
-    {"backends", "search", "demo", "eval", "config", "cache", "completion"}
+    {"backends", "search", "demo", "eval", "config", "cache", "completion", "usage"}
 )
 
 
