@@ -177,3 +177,63 @@ def test_a_history_file_counts_its_bad_lines_and_replays_the_rest(tmp_path: Path
     }
     assert "1 blank queries" in report.summary()
     assert [u.tool for u in store.uses("default")] == ["plan_manager"]
+
+
+# --- recorded where it happens: the advisor ----------------------------------------------
+
+
+def run_advisor(index: ReferenceToolIndex, session: str, *steps: Any, **options: Any) -> None:
+    from test_advisor_loop import ALL
+    from toolscout.advisor import Advisor
+    from toolscout.advisor.scripted import ScriptedChatModel, answer
+
+    model = ScriptedChatModel([*steps, answer("done")])
+    Advisor(model, ALL, index, auto=False, **options).run("help me", session_id=session)
+
+
+def test_the_advisor_records_a_found_tools_call_with_its_outcome_and_nothing_else() -> None:
+    from toolscout.advisor.scripted import call, calls
+
+    index = ReferenceToolIndex()
+    secret = "sk-live-abcdef123456"
+    run_advisor(
+        index,
+        "run-1",
+        calls(call("tool_search", query=f"weather forecast token={secret}")),
+        calls(call("get_weather", city="Paris-Secret-City"), call("explode")),
+        calls(call("send_email", to="a", body="b")),  # never found by a search: not a use
+    )
+    learner = learner_of(index)
+    assert learner is not None
+    uses = learner.store.uses("default")
+    assert [(u.tool, u.success, u.session) for u in uses] == [("get_weather", True, "run-1")]
+    assert secret not in uses[0].query and "Paris-Secret-City" not in repr(uses[0])
+
+
+def test_a_failed_call_of_a_found_tool_is_recorded_as_failed() -> None:
+    from toolscout.advisor.scripted import call, calls
+
+    index = ReferenceToolIndex()
+    run_advisor(
+        index,
+        "run-2",
+        calls(call("tool_search", query="explode the reactor")),
+        calls(call("explode")),
+    )
+    learner = learner_of(index)
+    assert learner is not None
+    assert [(u.tool, u.success) for u in learner.store.uses("default")] == [("explode", False)]
+
+
+def test_the_advisor_records_nothing_when_learning_is_switched_off() -> None:
+    from toolscout.advisor.scripted import call, calls
+
+    index = ReferenceToolIndex()
+    run_advisor(
+        index,
+        "run-3",
+        calls(call("tool_search", query="weather forecast")),
+        calls(call("get_weather", city="Paris")),
+        learn=False,
+    )
+    assert learner_of(index) is None

@@ -173,6 +173,7 @@ class Scout:
         result_summaries: bool | None = None,
         search_tool_name: str = SEARCH_TOOL_NAME,
         wire: bool = False,
+        learn: bool | None = None,
     ) -> None:
         from toolscout.config import settings_with
 
@@ -209,6 +210,12 @@ class Scout:
         )
         self._catalogs: OrderedDict[tuple[str, frozenset[str]], Catalog] = OrderedDict()
         self._lock = threading.Lock()
+        # Learning from use (docs/learning.md): on by default for an index this process
+        # holds (one tenant); `learn=True` for a shared store, `learn=False` off.
+        from toolscout.learning import CallRecorder, default_learner
+
+        learner = default_learner(self.index, learn)
+        self.recorder = CallRecorder(learner) if learner is not None else None
 
     @classmethod
     def from_options(cls, index: ToolIndex | None, options: ScoutOptions) -> Scout:
@@ -354,7 +361,7 @@ class Scout:
         self.sessions.access(session_id)
         try:
             self.sessions.ensure_indexed(session_id, catalog.searchable, catalog.fingerprint)
-            return run_search(
+            outcome = run_search(
                 arguments,
                 session_id=session_id,
                 index=self.index,
@@ -366,12 +373,23 @@ class Scout:
                 call_id=call_id,
                 tool_name=self.search_name,
             )
+            if self.recorder is not None:
+                self.recorder.searched(session_id, outcome.query, outcome.names)
+            return outcome
         except Exception as error:
             return SearchOutcome(
                 (),
                 f"Error: tool {self.search_name} failed: {type(error).__name__}: {error}",
                 is_error=True,
             )
+
+    def record_call(self, session_id: str, name: str, *, success: bool) -> bool:
+        """The model called tool `name` (the index's name, not a wire name): a use to learn
+        from when a search of the session found it (True when recorded). Only the name and
+        the outcome: never the call's arguments or result."""
+        if self.recorder is None:
+            return False
+        return self.recorder.called(self.index, session_id, name, success=success)
 
     def not_loaded(self, name: str) -> str:
         """The answer to a call of a tool that exists but no search has loaded."""

@@ -491,3 +491,64 @@ def learned_confidence(
     ]
     best = max((hit.confidence or 0.0 for hit in raised[:DEPTH]), default=0.0)
     return raised, max(confidence, round(best, 4))
+
+
+#: Sessions whose found tools a `CallRecorder` remembers, and tools per session.
+RECORDED_SESSIONS = 1024
+RECORDED_TOOLS = 256
+
+
+def default_learner(index: Any, learn: bool | None = None) -> Learner | None:
+    """The learner a front door (`Scout`, the advisor) records uses with: the index's own
+    if it has one; else, with `learn=None`, a new in-process one for an index this process
+    holds (one tenant: nothing can leak), none for a shared store; `learn=True` turns it on
+    for any index, `learn=False` off."""
+    if learn is False:
+        return None
+    existing = learner_of(index)
+    if existing is not None:
+        return existing
+    # `held_set` is `ToolIndexBase`'s: the process holds the sessions (a shared store's
+    # base has none, and a third-party index is not known to be in-process).
+    if learn is None and not callable(getattr(index, "held_set", None)):
+        return None
+    return learn_from(index)
+
+
+class CallRecorder:
+    """What a front door needs to record uses where they happen: each session's found
+    tools (with the query that found them), and a call of one of them as a use. A call of
+    a tool no search of the session returned is not a use (the model knew it already)."""
+
+    def __init__(self, learner: Learner) -> None:
+        self.learner = learner
+        self._found: OrderedDict[str, OrderedDict[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def searched(self, session_id: str, query: str, names: Sequence[str]) -> None:
+        """A search of the session answered `names` for `query`."""
+        if not names or not query.strip():
+            return
+        with self._lock:
+            found = self._found.setdefault(session_id, OrderedDict())
+            self._found.move_to_end(session_id)
+            for name in names:
+                found.pop(name, None)
+                found[name] = query
+            while len(found) > RECORDED_TOOLS:
+                found.popitem(last=False)
+            while len(self._found) > RECORDED_SESSIONS:
+                self._found.popitem(last=False)
+
+    def called(self, index: Any, session_id: str, tool: str, *, success: bool) -> bool:
+        """The model called `tool` in the session: a use, if a search of the session found
+        it (True when recorded). Never raises: a failing store must not fail the call."""
+        with self._lock:
+            query = self._found.get(session_id, {}).get(tool)
+        if query is None:
+            return False
+        try:
+            return self.learner.record(index, session_id, query, tool, success=success)
+        except Exception as error:
+            self.learner._failed(error)
+            return False

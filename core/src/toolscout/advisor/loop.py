@@ -163,6 +163,7 @@ class Advisor:
         search_tool_name: str = SEARCH_TOOL_NAME,
         options: Mapping[str, Any] | None = None,
         auto: AutoThreshold | bool = True,
+        learn: bool | None = None,
     ) -> None:
         from toolscout.config import settings_with
         from toolscout.integration import Scout
@@ -197,6 +198,7 @@ class Advisor:
             sessions=sessions,
             auto=auto,
             search_tool_name=search_tool_name,
+            learn=learn,
         )
         self.sessions = self.scout.sessions
         self.index: ToolIndex = self.scout.index
@@ -570,6 +572,10 @@ class _Run:
                     references = result.search.names
             else:
                 tools_ms += result.elapsed_ms
+                # Learning from use: a tool a search found was called (docs/learning.md).
+                self.advisor.scout.record_call(
+                    self.session_id, call.name, success=not result.is_error
+                )
             executions.append(
                 ToolExecution(call, result.content, result.is_error, result.elapsed_ms)
             )
