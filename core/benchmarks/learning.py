@@ -20,6 +20,7 @@ import argparse
 import hashlib
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,58 @@ def score(backend: str, source: Path, split: Path, queries: str, history: bool) 
     return result.to_dict()
 
 
+def bogus(backend: str, source: Path, split: Path, uses: int = 1000) -> dict[str, float]:
+    """hit@5 on the test half for a session of the tenant that learnt the history, and for
+    a session of another tenant with the same history, before and after one session of
+    the first tenant records `uses` successful calls of one tool for queries it does not
+    fit (the test queries themselves, the hardest case: each is a query asked next)."""
+    from toolscout.catalog import load_catalog
+    from toolscout.evaluation import hit_at_k, load_queries
+    from toolscout.history import HistoryReport, read_history, replay_history
+    from toolscout.learning import learn_from
+    from toolscout.loading import load_index
+    from toolscout.types import ToolSearchRequest
+    from toolscout.usage import make_use
+
+    tools = load_catalog(source / "tools.jsonl")
+    asked = load_queries(split / "test.jsonl")
+    index = load_index(backend)
+    learner = learn_from(index)
+    report = HistoryReport()
+    past = read_history(split / "history.jsonl", report)
+    for tenant in ("acme", "globex"):
+        replay_history(learner.store, tools, past, report, tenant=tenant)
+        index.index_tools(tenant, tools)
+        learner.assign(tenant, tenant)
+
+    def hit5(session: str) -> float:
+        found = [
+            hit_at_k(index.search(ToolSearchRequest(session, q.query, max_results=10)).names,
+                     q.relevant, 5)
+            for q in asked
+        ]  # fmt: skip
+        return sum(found) / len(found)
+
+    before = {tenant: hit5(tenant) for tenant in ("acme", "globex")}
+    # The tool the fewest test queries want: pushing it harms the most.
+    wanted = Counter(name for q in asked for name in q.relevant)
+    pushed = min(tools, key=lambda tool: (wanted[tool.name], tool.name))
+    for number in range(uses):
+        text = asked[number % len(asked)].query
+        use = make_use(text, pushed, success=True, session="bogus", tenant="acme")
+        if use is not None:
+            learner.store.record(use)
+    after = {tenant: hit5(tenant) for tenant in ("acme", "globex")}
+    index.close() if hasattr(index, "close") else None
+    return {
+        "pushed": pushed.name,  # type: ignore[dict-item]
+        "same_tenant_before": before["acme"],
+        "same_tenant_after": after["acme"],
+        "other_tenant_before": before["globex"],
+        "other_tenant_after": after["globex"],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/eval"))
@@ -102,8 +155,18 @@ def main() -> None:
     parser.add_argument("--backend", "-b", action="append", help="default: regex")
     parser.add_argument("--set", action="append", choices=SETS, help="default: all three")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--bogus", action="store_true", help="measure 1,000 bogus uses from one session instead"
+    )
     args = parser.parse_args()
     backends = args.backend or ["regex"]
+    if args.bogus:
+        for name in args.set or SETS:
+            write_split(args.data / name, args.out / name)
+            for backend in backends:
+                figures = bogus(backend, args.data / name, args.out / name)
+                print(json.dumps({"set": name, "backend": backend} | figures))
+        return
     rows: list[dict[str, Any]] = []
     for name in args.set or SETS:
         source = args.data / name

@@ -71,6 +71,7 @@ CONFIDENCE_SLOPE = 12.0
 #: Newest distinct queries per session and tool that count: one session cannot fill a
 #: tool's field with everything it asked.
 PER_SESSION = 3
+PER_SESSION_TOTAL = 12
 #: Answered queries past which vectors are compared with candidates only, and how many
 #: candidates by keywords.
 FULL_SCAN = 2048
@@ -252,9 +253,10 @@ def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) 
     """Each (tool, query) the tenant's uses vouch for (see the module docstring): only
     tools of `toolset` with the definition they were used with; the query as its distinct
     analysed terms; distinct sessions, each session's newest `PER_SESSION` queries per
-    tool, less the sessions whose call with that query failed."""
+    tool and `PER_SESSION_TOTAL` in all, less the sessions whose call with that query
+    failed."""
     tools = toolset.tools
-    newest: dict[tuple[str, str], OrderedDict[frozenset[str], None]] = {}
+    newest: dict[str, OrderedDict[tuple[str, frozenset[str]], None]] = {}
     failed: dict[tuple[str, frozenset[str]], set[str]] = {}
     texts: dict[tuple[str, frozenset[str]], str] = {}
     for use in uses:
@@ -268,15 +270,18 @@ def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) 
         if not use.success:
             failed.setdefault((use.tool, terms), set()).add(use.session)
             continue
-        recent = newest.setdefault((use.session, use.tool), OrderedDict())
-        recent.pop(terms, None)
-        recent[terms] = None
-        if len(recent) > PER_SESSION:
+        recent = newest.setdefault(use.session, OrderedDict())
+        recent.pop((use.tool, terms), None)
+        recent[(use.tool, terms)] = None
+        if len(recent) > PER_SESSION_TOTAL:
             recent.popitem(last=False)
     succeeded: dict[tuple[str, frozenset[str]], set[str]] = {}
-    for (session, tool_name), recent in newest.items():
-        for terms in recent:
-            succeeded.setdefault((tool_name, terms), set()).add(session)
+    for session, recent in newest.items():
+        per_tool: dict[str, int] = {}
+        for tool_name, terms in reversed(recent):  # newest first
+            per_tool[tool_name] = per_tool.get(tool_name, 0) + 1
+            if per_tool[tool_name] <= PER_SESSION:
+                succeeded.setdefault((tool_name, terms), set()).add(session)
     found = []
     for (tool_name, terms), sessions in succeeded.items():
         net = len(sessions) - len(failed.get((tool_name, terms), ()))
@@ -544,7 +549,8 @@ class CallRecorder:
         """The model called `tool` in the session: a use, if a search of the session found
         it (True when recorded). Never raises: a failing store must not fail the call."""
         with self._lock:
-            query = self._found.get(session_id, {}).get(tool)
+            found = self._found.get(session_id)
+            query = found.get(tool) if found is not None else None
         if query is None:
             return False
         try:

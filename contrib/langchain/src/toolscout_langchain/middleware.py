@@ -252,7 +252,15 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         if request.tool_call["name"] == self.search_name:
             return self._search(request)
         request, refusal = self._resolve(request)
-        return refusal if refusal is not None else handler(request)
+        if refusal is not None:
+            return refusal
+        try:
+            result = handler(request)
+        except Exception:
+            self._record_call(request, None)
+            raise
+        self._record_call(request, result)
+        return result
 
     async def awrap_tool_call(
         self,
@@ -262,7 +270,24 @@ class ToolSearchMiddleware(AgentMiddleware[ToolSearchState, Any, Any]):
         if request.tool_call["name"] == self.search_name:
             return await asyncio.to_thread(self._search, request)
         request, refusal = self._resolve(request)
-        return refusal if refusal is not None else await handler(request)
+        if refusal is not None:
+            return refusal
+        try:
+            result = await handler(request)
+        except Exception:
+            self._record_call(request, None)
+            raise
+        self._record_call(request, result)
+        return result
+
+    def _record_call(
+        self, request: ToolCallRequest, result: ToolMessage | Command[Any] | None
+    ) -> None:
+        """Learning from use (docs/learning.md): a found tool's call and whether it worked
+        (None: it raised; an error status: it failed)."""
+        failed = result is None or getattr(result, "status", "success") == "error"
+        name = request.tool_call["name"]  # the tool's own name, after `_resolve`
+        self.scout.record_call(self._session_id(request), name, success=not failed)
 
     def _resolve(self, request: ToolCallRequest) -> tuple[ToolCallRequest, ToolMessage | None]:
         """The call under the tool's own name, or an error answer when no search loaded it."""

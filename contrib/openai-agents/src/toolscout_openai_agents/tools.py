@@ -272,6 +272,19 @@ class ToolscoutHooks(RunHooks[Any]):
     async def on_llm_end(self, context: RunContextWrapper[Any], agent: Any, response: Any) -> None:
         self.tools.record_response(getattr(response, "usage", None))
 
+    async def on_tool_end(
+        self, context: RunContextWrapper[Any], agent: Any, tool: Any, result: Any
+    ) -> None:
+        # Learning from use (docs/learning.md): a found tool's call and whether it worked;
+        # the SDK answers a tool's failure as text, so that text is the failure.
+        failed = isinstance(result, str) and result.startswith(_FAILED)
+        name = self.tools.catalog.tool_name(getattr(tool, "name", ""))
+        self.tools.scout.record_call(self.tools._session(context), name, success=not failed)
+
+
+#: How the SDK's default answers and `function_tools` begin a tool's failure.
+_FAILED = ("Error", "An error occurred")
+
 
 _REMEMBERED = 4096
 """Sessions whose found tools are remembered (least recently used go first)."""

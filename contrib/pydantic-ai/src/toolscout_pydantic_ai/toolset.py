@@ -335,7 +335,15 @@ class _Step(AbstractToolset[AgentDepsT], Generic[AgentDepsT]):
         own = self.catalog.tool_name(name)
         if own != name:
             tool = replace(tool, tool_def=replace(tool.tool_def, name=own))
-        return await self.owner.wrapped.call_tool(own, tool_args, ctx, tool)
+        # Learning from use (docs/learning.md): a found tool's call and whether it worked.
+        session = self.owner._session(ctx, self.catalog)
+        try:
+            result = await self.owner.wrapped.call_tool(own, tool_args, ctx, tool)
+        except Exception:
+            self.owner.scout.record_call(session, own, success=False)
+            raise
+        self.owner.scout.record_call(session, own, success=True)
+        return result
 
 
 @dataclass

@@ -235,6 +235,29 @@ class IntegrationConformance:
         assert "get_weather" in wire.results(second)["s1"]
         assert wire.results(third)["c1"] == "18 degrees celsius and sunny in Lisbon"
 
+    def test_a_found_tools_call_is_recorded_as_a_use_and_nothing_of_its_arguments(
+        self, server: WireServer, wire: Wire, model: Any, tools: list[Any], index: Any
+    ) -> None:
+        """Failure: the call of a tool a search had found was not recorded as a successful
+        use with the query that found it (learning from use, docs/learning.md), or the
+        call's arguments reached the usage store."""
+        from toolscout.learning import learner_of
+
+        server.script(
+            wire.calls(("s1", self.search_tool_name, {"query": "weather city"})),
+            wire.calls(("c1", "get_weather", {"city": "Secret-Town"})),
+            wire.answer("Sunny."),
+        )
+        self.run(model, tools, "Weather?", index=index, auto=False)
+
+        learner = learner_of(index)
+        assert learner is not None, "an in-process index learns from use by default"
+        uses = learner.store.uses("default")
+        assert [(use.tool, use.success, use.query) for use in uses] == [
+            ("get_weather", True, "weather city")
+        ]
+        assert "Secret-Town" not in repr(uses)
+
     def test_a_tool_no_search_loaded_does_not_run_until_a_search_loads_it(
         self, server: WireServer, wire: Wire, model: Any, tools: list[Any], index: Any
     ) -> None:
