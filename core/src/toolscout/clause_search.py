@@ -160,17 +160,23 @@ def rank_term_scores(
 
     from toolscout.coverage import coverage_depth
 
-    has = np.zeros((len(rows), len(scores)))
-    for row, groups in enumerate(rows):
-        has[row, list(groups)] = 1.0
-    present = np.sign(scores)  # 1 where a candidate has a word of the group (BLAS below)
-    known = has @ present.any(axis=1)
+    # A group is known if some tool of the set has one of its words (a candidate filtered
+    # out counts too: the word is still the set's).
+    known_groups = scores.any(axis=1)
     if allowed is not None:
         scores = scores * allowed
-        present = present * allowed
-    summed = has @ scores
+    # Sums over a few rows, not matrix products: BLAS would run products of this size on
+    # worker threads, which cost ten times the work on a busy machine.
+    summed = np.zeros((len(rows), scores.shape[1]))
+    covered = np.zeros((len(rows), scores.shape[1]), dtype=np.intp)
+    known = np.zeros(len(rows), dtype=np.intp)
+    for row, groups in enumerate(rows):
+        if groups:
+            part = scores[list(groups)]
+            part.sum(axis=0, out=summed[row])
+            covered[row] = np.count_nonzero(part, axis=0)
+            known[row] = int(np.count_nonzero(known_groups[list(groups)]))
     matched = int(np.count_nonzero(summed[0]))
-    covered = has @ present
     ranked = np.zeros_like(summed)
     for row in range(len(rows)):
         wanted = coverage_depth(limit if row == 0 else clause_depth(limit), power)

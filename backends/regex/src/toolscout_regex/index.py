@@ -399,34 +399,30 @@ class RegexToolIndex(ToolIndexBase):
         weights = np.zeros((len(columns), len(candidates)))
         term_rows = np.repeat(np.arange(len(columns)), [len(docs) for docs, _ in columns])
         weights[term_rows, column_of[docs]] = np.concatenate([values for _, values in columns])
-        # Which of the found terms (and name terms) each row of terms has.
+        # Each row sums its terms' weights. Sums over a few rows, not matrix products:
+        # BLAS would run products of this size on worker threads, which cost ten times the
+        # work on a busy machine.
         position = {term: i for i, term in enumerate(found)}
         name_position = {term: len(found) + i for i, term in enumerate(named)}
-        has = np.zeros((len(rows), len(columns)))
-        for row, terms in enumerate(rows):
-            for term in terms:
-                if term in position:
-                    has[row, position[term]] = 1.0
-                if term in name_position:
-                    has[row, name_position[term]] = coverage
-        words = len(found)
-        scores = has[:, :words] @ weights[:words]
         power = self.options.query_coverage
-        if power > 0.0:
-            # Core's coverage rule (`toolscout.coverage`), from the counts at hand: a tool
-            # that has most of what was asked beats one that has a rare word many times.
-            known = has[:, :words].sum(axis=1).astype(np.intp).tolist()
-            matched = (has[:, :words] @ np.sign(weights[:words])).astype(np.intp)
-            for row, count in enumerate(known):
-                if count > 1:
-                    # The factor for 0..count words matched, looked up (a power per tool
-                    # costs more than the rest of the search).
-                    shares = (np.arange(count + 1) / count) ** power
-                    scores[row] *= shares[matched[row]]
-        if named:
-            # Tools whose name the query spells out in full ("magnetic field" for
-            # calculate_magnetic_field) beat tools that merely share a frequent word.
-            scores += has[:, words:] @ weights[words:]
+        scores = np.zeros((len(rows), len(candidates)))
+        for row, terms in enumerate(rows):
+            known = [position[term] for term in terms if term in position]
+            if known:
+                part = weights[known]
+                part.sum(axis=0, out=scores[row])
+                if power > 0.0 and len(known) > 1:
+                    # Core's coverage rule (`toolscout.coverage`), from the counts at hand: a
+                    # tool that has most of what was asked beats one that has a rare word
+                    # many times; the factor for 0..n words matched is looked up (a power
+                    # per tool costs more than the rest of the search).
+                    shares = (np.arange(len(known) + 1) / len(known)) ** power
+                    scores[row] *= shares[np.count_nonzero(part, axis=0)]
+            spelled = [name_position[term] for term in terms if term in name_position]
+            if spelled:
+                # Tools whose name the query spells out in full ("magnetic field" for
+                # calculate_magnetic_field) beat tools that merely share a frequent word.
+                scores[row] += coverage * weights[spelled].sum(axis=0)
         return candidates, scores
 
     def _capped(self, compiled: _Compiled, terms: Sequence[str]) -> Sequence[str]:
