@@ -6,6 +6,13 @@ step falls below the page. A keyword engine therefore also searches each clause 
 query (`toolscout.analysis.clauses`) and interleaves the lists: the whole query's best,
 then each clause's best, then the second of each, and so on, without repeats.
 
+An engine need not search each clause: scoring the whole query and every clause in one
+pass, as rows of scores over the tools its terms match (`clause_terms` gives the rows),
+it hands core the rows (`rank_by_clause`), or each word group's scores per tool
+(`rank_term_scores`, which also sums the rows and weighs coverage). regex, duckdb, tantivy
+and postgres's keyword mode do; `search_by_clause` is the same ranking for an engine that
+searches one text at a time.
+
 A clause's hit joins only if it scores at least `CLAUSE_BAR` times the whole query's
 fifth score (`CLAUSE_DEPTH`, or its last on a shorter page): a clause that is only a
 preamble ("I have a list of numbers.") finds weak matches that would push the right tool
