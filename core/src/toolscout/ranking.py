@@ -1,5 +1,7 @@
-"""Hybrid ranking as a part any keyword engine carries: its keyword hits fused with the
-cosine similarities of an embedder's vectors, by core.
+"""Ranking as parts an index carries, whichever base it is on: `HybridRanking` for a
+keyword engine (its keyword hits fused with the cosine similarities of an embedder's
+vectors, by core) and `VectorRanking` for a vector store (vector and hybrid modes over the
+candidates it supplies). An engine supplies candidates only (`RankedEngine`).
 
 A keyword backend (regex, tantivy, duckdb, or a third party's on `ToolIndexBase` or
 `SharedToolIndexBase` whose options subclass `KeywordOptions`) gets an embedder by its
@@ -58,7 +60,6 @@ NO_EMBEDDER = "none"
 
 _warned: set[str] = set()
 _warned_lock = threading.Lock()
-
 
 
 class RankedEngine(Protocol):
@@ -193,8 +194,8 @@ class VectorRanking:
     core trusts added (`toolscout.clause_search.add_clause_bests`).
 
     One per index: it holds the embedder, the embedding cache, and the in-process search of
-    each set an engine may fall back on (`nearest`, `keyword`: the set's vectors and BM25F
-    postings, built on first use and kept while the set lives). `read_vectors` gives a
+    each set an engine may fall back on (`nearest`, `set_terms`: the set's vectors and
+    BM25F postings, built on first use and kept while the set lives). `read_vectors` gives a
     set's vectors (default: embedded through the cache; a store that keeps them reads
     them).
     """
