@@ -148,6 +148,57 @@ def bogus(backend: str, source: Path, split: Path, uses: int = 1000) -> dict[str
     }
 
 
+def speed(backend: str, data: Path, uses: int = 10_000) -> dict[str, float]:
+    """Search p50 on MetaTool's first 1,000 queries, learning from no uses and from `uses`
+    successful uses of random tools for distinct queries (the three dev sets' queries, the
+    costliest evidence: every one a different answered query)."""
+    import random
+    import statistics
+    import time
+
+    from toolscout.catalog import load_catalog
+    from toolscout.evaluation import load_queries
+    from toolscout.learning import learn_from
+    from toolscout.loading import load_index
+    from toolscout.types import ToolSearchRequest
+    from toolscout.usage import make_use
+
+    tools = load_catalog(data / "metatool" / "tools.jsonl")
+    asked = [q.query for q in load_queries(data / "metatool" / "queries.jsonl")[:1000]]
+    texts = [
+        json.loads(line)["query"]
+        for name in SETS
+        for line in (data / name / "queries.jsonl").open()
+    ]
+    index = load_index(backend)
+    index.index_tools("s", tools)
+    learner = learn_from(index)
+
+    def p50() -> float:
+        for text in asked[:100]:  # warm
+            index.search(ToolSearchRequest("s", text, max_results=10))
+        times = []
+        for text in asked:
+            start = time.perf_counter()
+            index.search(ToolSearchRequest("s", text, max_results=10))
+            times.append((time.perf_counter() - start) * 1000.0)
+        return statistics.median(times)
+
+    without = p50()
+    pick = random.Random(1)
+    for number in range(uses):
+        tool = pick.choice(tools)
+        use = make_use(texts[number % len(texts)], tool, success=True, session=f"u{number // 3}")
+        if use is not None:
+            learner.store.record(use)
+    start = time.perf_counter()
+    index.search(ToolSearchRequest("s", "warm the evidence", max_results=10))
+    built = (time.perf_counter() - start) * 1000.0
+    learnt = p50()
+    return {"p50_ms_without": without, "p50_ms_with": learnt, "ratio": learnt / without,
+            "evidence_build_ms": built}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/eval"))
@@ -156,10 +207,17 @@ def main() -> None:
     parser.add_argument("--set", action="append", choices=SETS, help="default: all three")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument(
+        "--speed", action="store_true", help="measure search p50 with 10,000 uses instead"
+    )
+    parser.add_argument(
         "--bogus", action="store_true", help="measure 1,000 bogus uses from one session instead"
     )
     args = parser.parse_args()
     backends = args.backend or ["regex"]
+    if args.speed:
+        for backend in backends:
+            print(json.dumps({"backend": backend} | speed(backend, args.data)))
+        return
     if args.bogus:
         for name in args.set or SETS:
             write_split(args.data / name, args.out / name)

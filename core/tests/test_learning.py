@@ -237,3 +237,29 @@ def test_the_advisor_records_nothing_when_learning_is_switched_off() -> None:
         learn=False,
     )
     assert learner_of(index) is None
+
+
+def test_an_index_kept_on_disk_keeps_its_uses_beside_it_for_the_next_process(
+    tmp_path: Path,
+) -> None:
+    from toolscout.advisor.scripted import call, calls
+    from toolscout.options import PersistentOptions
+
+    class OnDisk(ReferenceToolIndex):
+        Options = PersistentOptions
+
+    path = tmp_path / "tools.index"
+    run_advisor(
+        OnDisk(path=str(path)),
+        "run-4",
+        calls(call("tool_search", query="weather forecast")),
+        calls(call("get_weather", city="Paris")),
+    )
+    stored = Path(f"{path}.uses.jsonl")
+    assert stored.is_file()
+    later = OnDisk(path=str(path))
+    from toolscout.learning import default_learner
+
+    learner = default_learner(later)
+    assert learner is not None
+    assert [u.tool for u in learner.store.uses("default")] == ["get_weather"]

@@ -55,7 +55,7 @@ __all__ = [
 #: Answered queries that vote for their tools, nearest first.
 NEIGHBOURS = 8
 #: The weight of the learned vote beside the engine's rank share (1 for its first hit).
-LEARNED_WEIGHT = 3.0
+LEARNED_WEIGHT = 2.0
 #: Answered queries sampled to measure how much a neighbour is worth (`precision`).
 CALIBRATION_SAMPLE = 400
 #: Pseudo-counts of the overall rate in each similarity bin.
@@ -517,7 +517,19 @@ def default_learner(index: Any, learn: bool | None = None) -> Learner | None:
     # base has none, and a third-party index is not known to be in-process).
     if learn is None and not callable(getattr(index, "held_set", None)):
         return None
-    return learn_from(index)
+    return learn_from(index, store_beside(index))
+
+
+def store_beside(index: Any) -> UsageStore | None:
+    """For an index kept on disk (a `path` option), a usage store beside it:
+    `<path>.uses.jsonl`, read back by the next process that opens the index (None: the
+    index lives in memory, and so do its uses)."""
+    path = getattr(getattr(index, "options", None), "path", None)
+    if not isinstance(path, str) or not path or path == ":memory:":
+        return None
+    from toolscout.usage import FileUsageStore
+
+    return FileUsageStore(path.rstrip("/\\") + ".uses.jsonl")
 
 
 class CallRecorder:
