@@ -56,6 +56,8 @@ __all__ = [
 NEIGHBOURS = 8
 #: The weight of the learned vote beside the engine's rank share (1 for its first hit).
 LEARNED_WEIGHT = 2.0
+#: The trust a learned tool needs to take the engine's first place.
+FIRST_TRUST = 0.5
 #: Answered queries sampled to measure how much a neighbour is worth (`precision`).
 CALIBRATION_SAMPLE = 400
 #: Pseudo-counts of the overall rate in each similarity bin.
@@ -413,8 +415,9 @@ class Learner:
             fused[hit.name] = 3.0 / (3.0 + rank)
         # By the vote's rank, as the engine's share is by its rank, times how alike the
         # tool's nearest answered query is: weak when nothing it answered was much like this.
+        trusts: dict[str, float] = {}
         for rank, name in enumerate(sorted(vote, key=lambda name: (-vote[name], name))):
-            trust = learned.precision[min(9, int(best[name] * 10))]
+            trust = trusts[name] = learned.precision[min(9, int(best[name] * 10))]
             share = LEARNED_WEIGHT * trust * 3.0 / (3.0 + rank)
             fused[name] = fused.get(name, 0.0) + share
         order = sorted(fused, key=lambda name: (-fused[name], name))
@@ -424,6 +427,11 @@ class Learner:
                     if query.allowed is None or other in query.allowed:
                         fused[other] = fused.get(other, 0.0) + CO_WEIGHT * share
             order = sorted(fused, key=lambda name: (-fused[name], name))
+        # The engine's first hit keeps its place unless the evidence against it is more
+        # often right than wrong (`precision` at or above `FIRST_TRUST`).
+        if hits and order[0] != hits[0].name and trusts.get(order[0], 0.0) < FIRST_TRUST:
+            order.remove(hits[0].name)
+            order.insert(0, hits[0].name)
         order = order[: max(len(hits), query.limit)]
         # Scores stay where they were, by position: they descend, and a similarity floor
         # (core's hybrid ranking) is still one for the hits above it.
