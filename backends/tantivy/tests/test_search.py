@@ -150,3 +150,31 @@ def test_a_tool_with_more_of_the_query_beats_one_word_many_times() -> None:
         index.close()
     assert ranked[0.0][0] == "storm_alerts"
     assert ranked[1.0][0] == "city_forecast"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "create an issue in the repository",
+        "send a message to the team channel and then create a calendar event",
+        "what is the weather forecast for tomorrow? also convert 20 dollars to euros",
+        "search",
+    ],
+)
+def test_a_large_set_is_searched_per_text_and_ranks_alike(
+    monkeypatch: pytest.MonkeyPatch, query: str
+) -> None:
+    """A set above `ONE_PASS_LIMIT` is searched by a tantivy query per text (its top hits
+    only) instead of each term's scores over the set: the page and the count are the same."""
+    from toolscout_tantivy import index as tantivy_index
+
+    index = keyword_index()
+    index.index_tools("s1", CATALOG)
+    request = ToolSearchRequest("s1", query, 5)
+    one_pass = index.search(request)
+    monkeypatch.setattr(tantivy_index, "ONE_PASS_LIMIT", 0)
+    per_text = index.search(request)
+    assert one_pass.names == per_text.names and one_pass.names
+    assert [round(hit.score, 4) for hit in one_pass] == [round(hit.score, 4) for hit in per_text]
+    assert one_pass.total_matches == per_text.total_matches
+    index.close()

@@ -39,10 +39,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from toolscout.clause_search import clause_terms, rank_term_scores
+from toolscout.clause_search import clause_terms, rank_term_scores, search_by_clause
+from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
-from toolscout.related import word_groups
+from toolscout.related import expands, word_groups
 from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
 
@@ -57,6 +58,10 @@ __all__ = ["TantivyToolIndex"]
 
 # Distinct query terms whose built queries are kept (see `_term_query`).
 _TERM_CACHE_SIZE = 20_000
+#: Sets up to this many tools are searched in one pass (each term's scores over the set,
+#: kept per searcher); larger ones by a tantivy query per text, which asks the engine for
+#: its top hits only.
+ONE_PASS_LIMIT = 20_000
 # (set, term) scores kept per searcher (see `_term_scores`), and their postings in all
 # (about 16 bytes each).
 _SCORED_TERMS = 20_000
@@ -511,6 +516,31 @@ class TantivyToolIndex(ToolIndexBase):
                 self._set_queries[toolset.id] = scope
         return scope
 
+    def _build_query(
+        self,
+        toolset: ToolSet,
+        query: Query,
+        groups: Sequence[Sequence[tuple[str, float]]],
+        only: str | None = None,
+    ) -> tantivy.Query | None:
+        """The tantivy query of a search for the query's word `groups`; `only` names the
+        set a searcher holds alone, which then needs no filter."""
+        from tantivy import Occur
+        from tantivy import Query as TantivyQuery
+
+        terms = query.terms
+        if not terms:
+            return None  # only stop words or punctuation: nothing to look for
+        cached = self._term_clauses
+        clauses = [cached.get(term) or self._term_clause(term) for term in terms]
+        if expands(self.options.related_weight, self.analyzer):
+            clauses = self._with_related(toolset, groups, clauses)
+        text = TantivyQuery.boolean_query(clauses)
+        if only == toolset.id and query.allowed is None:
+            return text
+        scope = self._scope(toolset, query.allowed)
+        return TantivyQuery.boolean_query([(Occur.Must, scope), (Occur.Must, text)])
+
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         """Each of the query's terms (widened by its related words) scored by tantivy over
         the set, kept per searcher and set, so a search asks tantivy only for terms it has
@@ -520,6 +550,14 @@ class TantivyToolIndex(ToolIndexBase):
         import numpy as np
 
         opts = self.options
+        if len(toolset.tools) > ONE_PASS_LIMIT:
+            # Scoring each term over a set this large costs more than tantivy's own top-k
+            # per text: a boolean query for the whole query and one per clause.
+            if not opts.split_query:
+                return self._search_words(toolset, query)
+            return search_by_clause(
+                query, lambda part: self._search_words(toolset, part), self.analyzer
+            )
         rows = clause_terms(query) if opts.split_query else [query.terms]
         terms = list(dict.fromkeys(term for row in rows for term in row))
         if not terms:
@@ -624,6 +662,32 @@ class TantivyToolIndex(ToolIndexBase):
         memo[key] = found
         held[0] += len(found[0])
         return found
+
+    def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+        searcher, only = self._current_reader() if self._dirty else self._reader
+        opts = self.options
+        # The query's words and the related words the search widens them to.
+        groups = word_groups(query.terms, toolset, opts.related_weight, self.analyzer)
+        built = self._build_query(toolset, query, groups, only)
+        if built is None:
+            return [], 0
+        depth = coverage_depth(query.limit, opts.query_coverage)
+        result = searcher.search(built, depth, count=True)
+        count = int(result.count or 0)  # type: ignore[attr-defined]  # not in stubs
+        found = result.hits
+        if not found:
+            return [], count
+        nums = searcher.fast_field_values("num", [address for _score, address in found])
+        known = self._hits
+        hits = []
+        for (score, _address), num in zip(found, nums, strict=True):
+            hit = known.get(num)  # type: ignore[arg-type]
+            if hit is not None:  # None: deleted by a write racing this search
+                hits.append(ToolHit(hit[0], score, hit[1]))
+        ranked = by_coverage(
+            hits, groups, toolset, self.analyzer, power=opts.query_coverage, limit=query.limit
+        )
+        return ranked, count
 
     # --- inspection ------------------------------------------------------------------
 
