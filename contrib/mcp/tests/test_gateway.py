@@ -360,3 +360,22 @@ async def test_the_gateway_serves_streamable_http(http_gateway: str) -> None:
         assert "general" in text(result)
         bad = await session.call_tool("call_tool", {"name": "nope"})
         assert bad.is_error
+
+
+async def test_with_a_usage_store_a_found_tools_call_is_recorded_without_its_arguments(
+    tmp_path: Path,
+) -> None:
+    from toolscout.usage import read_uses
+
+    config = write_config(tmp_path / "servers.json", {"chat": entry("chat")})
+    store = tmp_path / "uses.jsonl"
+    async with gateway(config, "--usage-store", str(store)) as session:
+        await session.call_tool("search_tools", {"query": "post a chat message", "max_results": 1})
+        arguments = {"channel": "general", "text": "secret-payload"}
+        await session.call_tool("call_tool", {"name": "send_message", "arguments": arguments})
+        await session.call_tool("call_tool", {"name": "list_channels", "arguments": {}})
+    uses = list(read_uses(store))
+    assert [(use.tool, use.success, use.query) for use in uses] == [
+        ("send_message", True, "post a chat message")
+    ]  # list_channels was not found by the search: not a use
+    assert "secret-payload" not in store.read_text(encoding="utf-8")

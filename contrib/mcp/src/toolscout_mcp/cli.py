@@ -175,6 +175,13 @@ def add_commands(subparsers: Any) -> None:
         "--max-results", "-n", type=_positive_int, help="search_tools default (default: config)"
     )
     serve.add_argument(
+        "--usage-store",
+        metavar="FILE",
+        help="learn from use: record each call of a tool search_tools found (never its "
+        "arguments or result) in FILE and weigh those uses in every search; every client "
+        "learns as one tenant (docs/learning.md)",
+    )
+    serve.add_argument(
         "--shared-session",
         metavar="NAME",
         help="run as one of several gateway replicas on one shared index (e.g. postgres): "
@@ -437,6 +444,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             max_query_length=query_length,
             access=access,
             principal=args.principal,
+            usage=_usage_store(args.usage_store),
         )
         async with hub:
             _log(_summary(hub, backend))
@@ -607,3 +615,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from toolscout.cli import main as toolscout_main
 
     return toolscout_main(["mcp", *(sys.argv[1:] if argv is None else argv)])
+
+
+def _usage_store(path: str | None) -> Any:
+    """`--usage-store FILE`: the uses kept in FILE (None: the gateway does not learn)."""
+    if path is None:
+        return None
+    from toolscout.usage import FileUsageStore
+
+    return FileUsageStore(path)

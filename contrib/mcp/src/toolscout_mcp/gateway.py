@@ -24,6 +24,7 @@ import hmac
 import ipaddress
 import json
 import logging
+import secrets
 import socket
 import sys
 import weakref
@@ -36,8 +37,10 @@ import mcp.types as types
 from mcp import MCPError
 from mcp.server.lowlevel import NotificationOptions, Server
 from toolscout.errors import ConfigError, ToolscoutError, quote_value
+from toolscout.learning import learn_from
 from toolscout.redaction import RedactingFilter, redact_text
 from toolscout.types import BELOW_CONFIDENCE, MAX_QUERY_LENGTH
+from toolscout.usage import UsageStore, make_use
 
 from toolscout_mcp.access import (
     MIN_AUTH_TOKEN_LENGTH,
@@ -122,6 +125,10 @@ class _ClientState:
         self.discovered: OrderedDict[str, str] = OrderedDict()  # tool name -> its server
         # Tool name -> the fingerprint of the definition this client was shown last.
         self.revealed: dict[str, str] = {}
+        # Learning from use: tool name -> the query whose search found it, and this
+        # client's session for counting distinct sessions (docs/learning.md).
+        self.found_by: dict[str, str] = {}
+        self.session = f"client-{secrets.token_hex(8)}"
         # One search at a time per client: a client flooding the gateway with searches
         # waits for its own, while every other client's run alongside.
         self.searching = anyio.Lock()
@@ -148,6 +155,7 @@ class Gateway:
         name: str = "toolscout",
         access: AccessPolicy | None = None,
         principal: str | None = None,
+        usage: UsageStore | None = None,
     ) -> None:
         if not 1 <= max_results <= max_results_limit:
             raise ValueError(
@@ -163,6 +171,9 @@ class Gateway:
             )
         self.hub = hub
         self.progressive = progressive
+        # Learning from use (docs/learning.md), with a usage store only: the gateway's
+        # clients share one index session, so they learn as one tenant.
+        self.learner = learn_from(hub.index, usage) if usage is not None else None
         self.max_results = max_results
         self.max_results_limit = max_results_limit
         self.max_loaded_tools = max_loaded_tools
@@ -397,7 +408,18 @@ class Gateway:
                 f"{tool.name}: definition changed; search again (search_tools) for its "
                 "current description and input schema, then call it"
             )
-        return await self.hub.invoke(tool, arguments)
+        result = await self.hub.invoke(tool, arguments)
+        self._record_use(self._client(ctx, grant), tool, not result.is_error)
+        return result
+
+    def _record_use(self, state: _ClientState, tool: HubTool, success: bool) -> None:
+        """A found tool's call and its outcome, as a use (never its arguments or result)."""
+        query = state.found_by.get(tool.name)
+        if self.learner is None or query is None:
+            return
+        use = make_use(query, tool.reference, success=success, session=state.session)
+        if use is not None:
+            self.learner.store.record(use)
 
     def _call_arguments(self, arguments: Mapping[str, Any]) -> tuple[str, Any]:
         unexpected = sorted(set(arguments) - {"name", "arguments"})
@@ -462,6 +484,7 @@ class Gateway:
         }
         for tool in found:
             state.revealed[tool.name] = tool.reference.fingerprint
+            state.found_by[tool.name] = query
         if matched > len(found):
             payload["matched"] = matched  # tools that match in all; max_results shows more
         missing = self.hub.unmatched_words(query, grant, response)
