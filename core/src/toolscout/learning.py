@@ -73,6 +73,9 @@ CONFIDENCE_SLOPE = 12.0
 #: Newest distinct queries per session and tool that count: one session cannot fill a
 #: tool's field with everything it asked.
 PER_SESSION = 3
+#: Newest answered queries that count per tool: what a tool is for shows in a few dozen,
+#: and a search compares the request with each one.
+PER_TOOL = 64
 PER_SESSION_TOTAL = 12
 #: Answered queries past which vectors are compared with candidates only, and how many
 #: candidates by keywords.
@@ -154,37 +157,45 @@ class LearnedSet:
         hits): a product with every row would cost more than the search itself."""
         import numpy as np
 
-        dot = np.zeros(len(self.answered))
         query_norm = 0.0
+        rows: list[Any] = []
+        weights: list[Any] = []
         for term in terms:
             weight = self.idf.get(term)
             if weight is None:
                 query_norm += self.unknown_idf**2
                 continue
             query_norm += weight**2
-            dot[self.postings[term]] += weight**2
-        if query_norm > 0:
-            keyword = dot / (math.sqrt(query_norm) * np.where(self.doc_norm > 0, self.doc_norm, 1))
-        else:
-            keyword = dot
-        if self.vectors is None or vector is None:
-            return keyword
-        length = float(np.linalg.norm(vector))
-        semantic = np.zeros(len(keyword))
-        if length <= 0:
-            return KEYWORD_SHARE * keyword
+            rows.append(self.postings[term])
+            weights.append(np.full(len(self.postings[term]), weight**2))
+        size = len(self.answered)
+        # Only the answered queries that share a word are scored by keywords: a request's
+        # words reach a few of them, and arithmetic over every row cost more than the search.
+        matched = np.zeros(0, dtype=np.intp)
+        keyword = np.zeros(0)
+        if rows and query_norm > 0:
+            dot = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=size)
+            matched = np.flatnonzero(dot)
+            keyword = dot[matched] / (math.sqrt(query_norm) * self.doc_norm[matched])
+        similarity = np.zeros(size)
+        length = float(np.linalg.norm(vector)) if vector is not None else 0.0
+        if self.vectors is None or length <= 0:
+            similarity[matched] = keyword
+            return similarity
+        similarity[matched] = KEYWORD_SHARE * keyword
         unit = (vector / length).astype(np.float32)
-        if len(keyword) <= FULL_SCAN:
-            cosine = self.vectors @ unit
-            semantic = np.clip((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0, 1.0)
+        if size <= FULL_SCAN:
+            compared: Any = slice(None)
         else:
-            count = min(CANDIDATES, len(keyword))
-            found = [np.argpartition(-keyword, count - 1)[:count]]
-            found += [self.tool_docs[name] for name in near if name in self.tool_docs]
-            rows = np.unique(np.concatenate(found))
-            cosine = self.vectors[rows] @ unit
-            semantic[rows] = np.clip((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0, 1.0)
-        return KEYWORD_SHARE * keyword + (1.0 - KEYWORD_SHARE) * semantic
+            best = matched
+            if len(matched) > CANDIDATES:
+                best = matched[np.argpartition(-keyword, CANDIDATES - 1)[:CANDIDATES]]
+            found = [best] + [self.tool_docs[name] for name in near if name in self.tool_docs]
+            compared = np.unique(np.concatenate(found))
+        cosine = self.vectors[compared] @ unit
+        semantic = np.clip((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0, 1.0)
+        similarity[compared] += (1.0 - KEYWORD_SHARE) * semantic
+        return similarity
 
     @cached_property
     def precision(self) -> list[float]:
@@ -261,7 +272,8 @@ def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) 
     newest: dict[str, OrderedDict[tuple[str, frozenset[str]], None]] = {}
     failed: dict[tuple[str, frozenset[str]], set[str]] = {}
     texts: dict[tuple[str, frozenset[str]], str] = {}
-    for use in uses:
+    last: dict[tuple[str, frozenset[str]], int] = {}
+    for number, use in enumerate(uses):
         tool = tools.get(use.tool)
         if tool is None or tool.fingerprint != use.definition:
             continue
@@ -269,6 +281,7 @@ def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) 
         if not terms:
             continue
         texts[(use.tool, terms)] = use.query
+        last[(use.tool, terms)] = number
         if not use.success:
             failed.setdefault((use.tool, terms), set()).add(use.session)
             continue
@@ -284,11 +297,16 @@ def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) 
             per_tool[tool_name] = per_tool.get(tool_name, 0) + 1
             if per_tool[tool_name] <= PER_SESSION:
                 succeeded.setdefault((tool_name, terms), set()).add(session)
-    found = []
+    per_tool: dict[str, list[tuple[int, Answered]]] = {}
     for (tool_name, terms), sessions in succeeded.items():
         net = len(sessions) - len(failed.get((tool_name, terms), ()))
         if net > 0:
-            found.append(Answered(tool_name, terms, texts[(tool_name, terms)], net))
+            doc = Answered(tool_name, terms, texts[(tool_name, terms)], net)
+            per_tool.setdefault(tool_name, []).append((last[(tool_name, terms)], doc))
+    found = []
+    for docs in per_tool.values():
+        docs.sort(key=lambda pair: pair[0], reverse=True)  # newest first
+        found.extend(doc for _number, doc in docs[:PER_TOOL])
     found.sort(key=lambda doc: (doc.tool, sorted(doc.terms)))
     return found
 
