@@ -292,10 +292,10 @@ def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) 
             recent.popitem(last=False)
     succeeded: dict[tuple[str, frozenset[str]], set[str]] = {}
     for session, recent in newest.items():
-        per_tool: dict[str, int] = {}
+        counted: dict[str, int] = {}
         for tool_name, terms in reversed(recent):  # newest first
-            per_tool[tool_name] = per_tool.get(tool_name, 0) + 1
-            if per_tool[tool_name] <= PER_SESSION:
+            counted[tool_name] = counted.get(tool_name, 0) + 1
+            if counted[tool_name] <= PER_SESSION:
                 succeeded.setdefault((tool_name, terms), set()).add(session)
     per_tool: dict[str, list[tuple[int, Answered]]] = {}
     for (tool_name, terms), sessions in succeeded.items():
@@ -303,7 +303,7 @@ def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) 
         if net > 0:
             doc = Answered(tool_name, terms, texts[(tool_name, terms)], net)
             per_tool.setdefault(tool_name, []).append((last[(tool_name, terms)], doc))
-    found = []
+    found: list[Answered] = []
     for docs in per_tool.values():
         docs.sort(key=lambda pair: pair[0], reverse=True)  # newest first
         found.extend(doc for _number, doc in docs[:PER_TOOL])
