@@ -9,7 +9,10 @@ for every backend, after its engine (and core's hybrid ranking) ranked:
   compared with each of them by keywords (TF-IDF cosine of core's analysed terms over the
   answered queries) and, when the index embeds (`toolscout.ranking`), by the cosine of
   their vectors. The nearest answered queries vote for their tools (`NEIGHBOURS`), and the
-  vote joins the engine's rank in one fused score (`LEARNED_WEIGHT`).
+  vote joins the engine's rank in one fused score (`LEARNED_WEIGHT`), weighed by how often
+  a neighbour that alike was answered by the same tool among the tenant's own answered
+  queries (`LearnedSet.precision`); the engine's first hit keeps its place unless that
+  rate is at least `FIRST_TRUST`.
 - **Used with.** Tools used together in one session, in at least `MIN_CO_SESSIONS`
   sessions, are offered together when one of them ranks high (`CO_WEIGHT`).
 - **Confidence.** A hit whose tool answered a query this alike before is at least
@@ -19,7 +22,8 @@ for every backend, after its engine (and core's hybrid ranking) ranked:
 Evidence is safe by construction: it is the tenant's own (`Learner.assign`), only for
 tools the session holds with the same definition as when they were used; a query counts
 the distinct sessions that used a tool for it, each session at most its newest
-`PER_SESSION` queries per tool, and failed calls count against.
+`PER_SESSION` queries per tool (`PER_SESSION_TOTAL` in all), and failed calls count
+against.
 """
 
 from __future__ import annotations
@@ -70,13 +74,13 @@ KEYWORD_SHARE = 0.5
 #: Similarity at which a tool's evidence gives its hit a confidence of 0.5, and the slope.
 CONFIDENT_AT = 0.55
 CONFIDENCE_SLOPE = 12.0
-#: Newest distinct queries per session and tool that count: one session cannot fill a
-#: tool's field with everything it asked.
+#: Newest distinct queries per session that count, per tool and in all: one session cannot
+#: fill a tool's field (or every tool's) with everything it asked.
 PER_SESSION = 3
+PER_SESSION_TOTAL = 12
 #: Newest answered queries that count per tool: what a tool is for shows in a few dozen,
 #: and a search compares the request with each one.
 PER_TOOL = 64
-PER_SESSION_TOTAL = 12
 #: Answered queries past which vectors are compared with candidates only, and how many
 #: candidates by keywords.
 FULL_SCAN = 2048
