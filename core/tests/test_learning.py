@@ -264,3 +264,19 @@ def test_an_index_kept_on_disk_keeps_its_uses_beside_it_for_the_next_process(
     learner = default_learner(later)
     assert learner is not None
     assert [u.tool for u in learner.store.uses("default")] == ["get_weather"]
+
+
+@pytest.mark.parametrize(("sessions", "offered"), [(1, False), (2, True)])
+def test_tools_used_together_in_two_sessions_are_offered_together(
+    sessions: int, offered: bool
+) -> None:
+    index = index_with()
+    learner = learn_from(index)
+    for number in range(sessions):
+        session = f"task-{number}"
+        index.index_tools(session, CATALOG)
+        learner.record(index, session, "stop my monthly plan", "plan_manager", success=True)
+        learner.record(index, session, "tell the customer", "send_email", success=True)
+    found = index.search(ToolSearchRequest("s", ASKED, max_results=5)).names
+    assert "plan_manager" in found
+    assert ("send_email" in found) is offered
