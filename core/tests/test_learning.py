@@ -280,3 +280,13 @@ def test_tools_used_together_in_two_sessions_are_offered_together(
     found = index.search(ToolSearchRequest("s", ASKED, max_results=5)).names
     assert "plan_manager" in found
     assert ("send_email" in found) is offered
+
+
+def test_new_uses_are_learnt_in_the_background_and_searches_go_on_meanwhile() -> None:
+    index = index_with()
+    learner = learn_from(index)
+    before = names(index)  # learns the (empty) evidence of the set
+    teach(learner, index, 3)
+    assert names(index) == before  # answered from what was learnt, while it learns again
+    learner.settle(timeout=10)
+    assert names(index)[0] == "plan_manager"

@@ -358,9 +358,10 @@ class Learner:
         #: the tenants share); otherwise a session sees its own tenant's alone.
         self.shared = shared
         self._tenants: dict[str, str] = {}
-        self._views: weakref.WeakKeyDictionary[ToolSet, dict[str, tuple[int, LearnedSet]]]
+        self._views: weakref.WeakKeyDictionary[ToolSet, dict[str, tuple[object, LearnedSet]]]
         self._views = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
+        self._relearning: dict[object, threading.Thread] = {}
         #: Why evidence was left out, once per store problem (a damaged store).
         self.failed: str | None = None
 
@@ -387,29 +388,72 @@ class Learner:
         self.store.record(use)
         return True
 
-    def _uses(self, tenant: str) -> tuple[int, Sequence[Use]]:
-        if not self.shared:
-            return self.store.version(tenant), self.store.uses(tenant)
-        names = self.store.tenants()
-        version = sum(self.store.version(name) for name in names)
-        return version, [use for name in names for use in self.store.uses(name)]
+    def _version(self, tenant: str) -> object:
+        """What changes whenever the uses a view of `tenant` reads do (`*`: every tenant's)."""
+        if tenant != "*":
+            return self.store.version(tenant)
+        return tuple((name, self.store.version(name)) for name in self.store.tenants())
 
-    def view(self, index: Any, toolset: ToolSet, session_id: str) -> LearnedSet | None:
-        """The evidence of the session's tenant for its set (None: none)."""
-        tenant = "*" if self.shared else self.tenant(session_id)
-        version = self.store.version(tenant) if not self.shared else None
-        with self._lock:
-            cached = self._views.get(toolset, {}).get(tenant)
-        if cached is not None and version is not None and cached[0] == version:
-            return cached[1] if len(cached[1]) else None
-        version_now, uses = self._uses(tenant if not self.shared else "")
+    def _build(self, index: Any, toolset: ToolSet, tenant: str) -> tuple[object, LearnedSet]:
+        version = self._version(tenant)
+        if tenant == "*":
+            uses: Sequence[Use] = [
+                u for name in self.store.tenants() for u in self.store.uses(name)
+            ]
+        else:
+            uses = self.store.uses(tenant)
         ranking = getattr(index, "ranking", None)
         embedder = getattr(ranking, "embedder", None)
         cache = getattr(ranking, "cache", None)
-        learned = LearnedSet(toolset, uses, index.analyzer, embedder, cache)
+        entry = (version, LearnedSet(toolset, uses, index.analyzer, embedder, cache))
         with self._lock:
-            self._views.setdefault(toolset, {})[tenant] = (version_now, learned)
+            self._views.setdefault(toolset, {})[tenant] = entry
+        return entry
+
+    def view(self, index: Any, toolset: ToolSet, session_id: str) -> LearnedSet | None:
+        """The evidence of the session's tenant for its set (None: none). Learnt on the
+        set's first search; when uses change afterwards, learnt again in the background
+        while searches go on with what was learnt before (a search never waits for it)."""
+        tenant = "*" if self.shared else self.tenant(session_id)
+        with self._lock:
+            cached = self._views.get(toolset, {}).get(tenant)
+        if cached is None:
+            cached = self._build(index, toolset, tenant)
+        elif cached[0] != self._version(tenant):
+            self._relearn_later(index, toolset, tenant)
+        learned = cached[1]
         return learned if len(learned) else None
+
+    def _relearn_later(self, index: Any, toolset: ToolSet, tenant: str) -> None:
+        key = (id(toolset), tenant)
+        with self._lock:
+            if key in self._relearning:
+                return
+            thread = threading.Thread(
+                target=self._relearn,
+                args=(index, toolset, tenant, key),
+                name="toolscout-learning",
+                daemon=True,
+            )
+            self._relearning[key] = thread
+        thread.start()
+
+    def _relearn(self, index: Any, toolset: ToolSet, tenant: str, key: object) -> None:
+        try:
+            self._build(index, toolset, tenant)
+        except Exception as error:  # a store that fails must not fail anything else
+            self._failed(error)
+        finally:
+            with self._lock:
+                self._relearning.pop(key, None)
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait until evidence being learnt again in the background is in use (what a test
+        or a benchmark does before measuring)."""
+        with self._lock:
+            threads = list(self._relearning.values())
+        for thread in threads:
+            thread.join(timeout)
 
     def rerank(
         self, index: Any, toolset: ToolSet, query: Query, hits: list[ToolHit], total: int
