@@ -85,6 +85,8 @@ PER_TOOL = 64
 #: candidates by keywords.
 FULL_SCAN = 2048
 CANDIDATES = 128
+#: The engine's first hits whose tools' answered queries are compared by vector too.
+NEAR_HITS = 3
 #: Sessions that must have used two tools together before one is offered with the other.
 MIN_CO_SESSIONS = 2
 #: The weight of "used with" beside the engine's and the learned shares.
@@ -472,7 +474,9 @@ class Learner:
 
             ranking = index.ranking
             vector = query_vectors(ranking.cache, ranking.embedder, query.text, split=False)[0]
-        vote, best = learned.votes(query.terms, vector, query.allowed, [h.name for h in hits])
+        vote, best = learned.votes(
+            query.terms, vector, query.allowed, [h.name for h in hits[:NEAR_HITS]]
+        )
         if not vote:
             return hits, total
         query.__dict__["learned"] = {name: learned_confidence_of(v) for name, v in best.items()}
