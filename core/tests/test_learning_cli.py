@@ -49,7 +49,7 @@ def test_eval_history_that_is_missing_is_one_error_line(
     queries = write_lines(tmp_path / "q.jsonl", [{"query": "x", "relevant": ["drive_upload_file"]}])
     code, _out, err = run(
         capsys, "eval", "--catalog", str(catalog), "--queries", str(queries),
-        "--history", str(tmp_path / "absent.jsonl"),
+        "--history", str(tmp_path / "absent.jsonl"), "-b", "reference",
     )  # fmt: skip
     assert code == 2 and "history file not found" in err and len(err.strip().splitlines()) == 1
 
