@@ -322,18 +322,20 @@ class RegexToolIndex(ToolIndexBase):
     ) -> tuple[list[ToolHit], int]:
         """One pass over the postings for the whole query and each clause (`rows` of
         terms), ranked by core's clause rule (`toolscout.clause_search.rank_by_clause`)."""
-        candidates, scores = self._score_words(compiled, rows)
-        if allowed is not None and len(candidates):
-            names = compiled.refs
-            scores[:, [names[doc].name not in allowed for doc in candidates.tolist()]] = 0.0
-        if not len(candidates) or limit < 1:
-            return [], int((scores[0] > 0).sum()) if len(candidates) else 0
-        positions, values, total = rank_by_clause(scores, compiled.name_order[candidates], limit)
+        import numpy as np
+
+        scores = self._score_words(compiled, rows)
+        if allowed is not None:
+            kept = np.zeros(len(compiled.refs), dtype=bool)
+            kept[[compiled.docs[name] for name in allowed if name in compiled.docs]] = True
+            scores *= kept
+        if limit < 1:
+            return [], int(np.count_nonzero(scores[0]))
+        docs, values, total = rank_by_clause(scores, compiled.name_order, limit)
         refs = compiled.refs
-        docs = candidates[positions].tolist()
         return [
             ToolHit(refs[doc].name, round(score, 6), compiled.summary(doc))
-            for doc, score in zip(docs, values.tolist(), strict=True)
+            for doc, score in zip(docs.tolist(), values.tolist(), strict=True)
         ], total
 
     def _term_postings(self, compiled: _Compiled, term: str) -> Posting | None:
@@ -369,61 +371,46 @@ class RegexToolIndex(ToolIndexBase):
         compiled.expanded[term] = merged
         return merged
 
-    def _score_words(self, compiled: _Compiled, rows: Sequence[Sequence[str]]) -> tuple[Any, Any]:
-        """The tools any row's terms match (positions in `refs`) and each one's score for
-        each row (a matrix, one row per row of terms; 0: no match)."""
+    def _score_words(self, compiled: _Compiled, rows: Sequence[Sequence[str]]) -> Any:
+        """Each tool's score for each row of terms: a matrix with a row per row of terms and
+        a column per tool (by position in `refs`; 0: no match)."""
         import numpy as np
 
-        rows = [self._capped(compiled, terms) for terms in rows]
-        wanted = list(dict.fromkeys(term for terms in rows for term in terms))
-        found = {}
-        for term in wanted:
-            posting = self._term_postings(compiled, term)
-            if posting is not None and len(posting[0]):
-                found[term] = posting
-        coverage = self.options.name_coverage_weight
-        named = {}
-        if coverage > 0.0:
-            named = {t: compiled.name_terms[t] for t in wanted if t in compiled.name_terms}
-        columns = [*found.values(), *named.values()]
-        if not columns:
-            return np.zeros(0, dtype=np.intp), np.zeros((len(rows), 0))
-        # The candidates, every tool some term matches, are the columns of small matrices:
-        # one row of weights per term, one row of scores per row of terms.
-        docs = np.concatenate([docs for docs, _ in columns])
-        matches = np.zeros(len(compiled.refs), dtype=bool)
-        matches[docs] = True
-        candidates = np.flatnonzero(matches)
-        column_of = np.empty(len(compiled.refs), dtype=np.intp)
-        column_of[candidates] = np.arange(len(candidates))
-        weights = np.zeros((len(columns), len(candidates)))
-        term_rows = np.repeat(np.arange(len(columns)), [len(docs) for docs, _ in columns])
-        weights[term_rows, column_of[docs]] = np.concatenate([values for _, values in columns])
-        # Each row sums its terms' weights. Sums over a few rows, not matrix products:
-        # BLAS would run products of this size on worker threads, which cost ten times the
-        # work on a busy machine.
-        position = {term: i for i, term in enumerate(found)}
-        name_position = {term: len(found) + i for i, term in enumerate(named)}
+        count = len(compiled.refs)
+        scores = np.zeros((len(rows), count))
+        matched = np.zeros(count, dtype=np.intp)
         power = self.options.query_coverage
-        scores = np.zeros((len(rows), len(candidates)))
+        coverage = self.options.name_coverage_weight
         for row, terms in enumerate(rows):
-            known = [position[term] for term in terms if term in position]
-            if known:
-                part = weights[known]
-                part.sum(axis=0, out=scores[row])
-                if power > 0.0 and len(known) > 1:
-                    # Core's coverage rule (`toolscout.coverage`), from the counts at hand: a
-                    # tool that has most of what was asked beats one that has a rare word
-                    # many times; the factor for 0..n words matched is looked up (a power
-                    # per tool costs more than the rest of the search).
-                    shares = (np.arange(len(known) + 1) / len(known)) ** power
-                    scores[row] *= shares[np.count_nonzero(part, axis=0)]
-            spelled = [name_position[term] for term in terms if term in name_position]
-            if spelled:
+            terms = self._capped(compiled, terms)
+            summed = scores[row]
+            known = 0
+            for term in terms:
+                found = self._term_postings(compiled, term)
+                if found is None or not len(found[0]):
+                    continue
+                known += 1
+                docs, term_scores = found
+                summed[docs] += term_scores
+                if power > 0.0:
+                    matched[docs] += 1
+            if power > 0.0 and known > 1:
+                # Core's coverage rule (`toolscout.coverage`), from the counts at hand: a
+                # tool that has most of what was asked beats one that has a rare word many
+                # times; the factor for 0..n words matched is looked up (a power per tool
+                # costs more than the rest of the search).
+                shares = (np.arange(known + 1) / known) ** power
+                summed *= shares[matched]
+            if power > 0.0 and known:
+                matched[:] = 0
+            if coverage > 0.0:
                 # Tools whose name the query spells out in full ("magnetic field" for
                 # calculate_magnetic_field) beat tools that merely share a frequent word.
-                scores[row] += coverage * weights[spelled].sum(axis=0)
-        return candidates, scores
+                for term in terms:
+                    named = compiled.name_terms.get(term)
+                    if named is not None:
+                        summed[named[0]] += coverage * named[1]
+        return scores
 
     def _capped(self, compiled: _Compiled, terms: Sequence[str]) -> Sequence[str]:
         """A row's terms, its rarest `_MAX_QUERY_TERMS` when it has more: a pasted document
