@@ -10,7 +10,9 @@ from toolscout.analysis import analyzer
 from toolscout.clause_search import (
     CLAUSE_BAR,
     CLAUSE_KEEP,
+    PostingsMemo,
     add_clause_bests,
+    best_of_words,
     clause_terms,
     rank_by_clause,
     rank_term_scores,
@@ -160,16 +162,16 @@ def test_rank_term_scores_ranks_as_each_clause_searched_and_weighed_by_coverage(
     expected, expected_total = search_by_clause(query, search, text_analyzer)
     rows = clause_terms(query)
     words = list(dict.fromkeys(term for row in rows for term in row))
-    candidates, scores = terms.group_scores(word_groups(words, toolset, 0.4, text_analyzer))
+    postings = terms.group_postings(word_groups(words, toolset, 0.4, text_analyzer))
     at = {word: i for i, word in enumerate(words)}
     positions, values, total = rank_term_scores(
-        scores,
+        postings,
         [[at[w] for w in row] for row in rows],
-        terms.name_order[candidates],
+        terms.name_order,
         limit,
         power=0.3,
     )
-    found = [terms.names[row] for row in candidates[positions]]
+    found = [terms.names[row] for row in positions]
     assert found == [hit.name for hit in expected]
     assert list(values) == pytest.approx([hit.score for hit in expected])
     assert total == expected_total
@@ -254,3 +256,37 @@ def test_a_short_page_keeps_the_whole_query_best_first() -> None:
     hits, _ = _with_clauses(2)
     assert [hit.name for hit in hits] == ["book_hotel", "send_email"]
     assert _with_clauses(1)[0][0].name == "book_hotel"
+
+
+def test_postings_memo_keeps_postings_until_full_then_starts_again() -> None:
+    """An engine's kept word groups stay bounded, however many words are asked, known to
+    the set or not (an empty posting counts too)."""
+    memo = PostingsMemo(limit=10)
+    kept = memo.put("a", (np.arange(4), np.ones(4)))
+    assert memo.get("a") is kept
+    for word in range(20):  # unknown words: nothing to keep but the entry
+        memo.put(f"unknown-{word}", (np.zeros(0, dtype=np.intp), np.zeros(0)))
+    assert memo.get("a") is None  # the memo filled up and started again
+    assert sum(memo.get(f"unknown-{word}") is not None for word in range(20)) <= 11
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.dictionaries(st.integers(0, 40), st.floats(0.01, 10.0), min_size=0, max_size=12),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_best_of_words_keeps_each_tools_best_word(words: list[dict[int, float]]) -> None:
+    """A word group's postings: every tool holding one of its words, once, at its best."""
+    postings = [
+        (np.array(list(word), dtype=np.intp), np.array(list(word.values()))) for word in words
+    ]
+    positions, values = best_of_words(postings)
+    expected: dict[int, float] = {}
+    for word in words:
+        for tool, score in word.items():
+            expected[tool] = max(score, expected.get(tool, 0.0))
+    assert sorted(positions.tolist()) == sorted(expected)
+    assert dict(zip(positions.tolist(), values.tolist(), strict=True)) == expected

@@ -289,9 +289,10 @@ def test_set_terms_score_each_group_by_its_best_word() -> None:
     assert terms.top_groups([[("nowhere", 1.0)]], 5) == ([], 0)
 
 
-def test_set_terms_group_scores_are_top_groups_per_group() -> None:
-    """`group_scores` (one pass for core's `rank_term_scores`): each group's score for each
-    tool, as `top_groups` scores that group alone; summed, they rank as `top_groups`."""
+def test_set_terms_group_postings_are_top_groups_per_group() -> None:
+    """`group_postings` (one pass for core's `rank_term_scores`): each group's tools, each
+    once, scored as `top_groups` scores that group alone; summed, they rank as
+    `top_groups`; asked again, the same postings come back (kept per group)."""
     tools = {
         "send_email": ToolReference("send_email", "Send an email message to a contact."),
         "send_sms": ToolReference("send_sms", "Send a text message to a phone."),
@@ -300,22 +301,25 @@ def test_set_terms_group_scores_are_top_groups_per_group() -> None:
     }
     terms = SetTerms(tools, analyzer(), (3.0, 1.0, 1.0))
     groups = [[("send", 1.0)], [("email", 1.0), ("text", 0.5)], [("nowhere", 1.0)]]
-    rows, scores = terms.group_scores(groups)
-    assert [terms.names[row] for row in rows] == ["send_email", "send_sms", "read_email"]
-    for at, group in enumerate(groups):
-        alone = dict(terms.top_groups([group], 10)[0])
-        got = {
-            terms.names[row]: score
-            for row, score in zip(rows, scores[at], strict=True)
-            if score > 0
-        }
-        assert got == pytest.approx(alone)
-    summed = dict(zip((terms.names[row] for row in rows), scores.sum(axis=0), strict=True))
+    postings = terms.group_postings(groups)
+    summed: dict[str, float] = {}
+    for (rows, scores), group in zip(postings, groups, strict=True):
+        got = {terms.names[row]: score for row, score in zip(rows, scores, strict=True)}
+        assert len(got) == len(rows)  # each tool once
+        assert got == pytest.approx(dict(terms.top_groups([group], 10)[0]))
+        for name, score in got.items():
+            summed[name] = summed.get(name, 0.0) + score
+    assert set(summed) == {"send_email", "send_sms", "read_email"}
     assert summed == pytest.approx(dict(terms.top_groups(groups, 10)[0]))
     order = terms.name_order
     assert [terms.names[row] for row in np.argsort(order)] == sorted(tools)
-    empty_rows, empty = terms.group_scores([[("nowhere", 1.0)]])
-    assert len(empty_rows) == 0 and empty.shape == (1, 0)
+    ((empty_rows, empty),) = terms.group_postings([[("nowhere", 1.0)]])
+    assert len(empty_rows) == 0 and len(empty) == 0
+    again = terms.group_postings(groups)
+    assert all(a[0] is b[0] for a, b in zip(again, postings, strict=True))
+    # Other BM25 parameters are other scores, not the kept ones.
+    (other,) = terms.group_postings(groups[:1], k1=2.0)
+    assert list(other[1]) != pytest.approx(list(postings[0][1]))
 
 
 class WordsEmbedder:

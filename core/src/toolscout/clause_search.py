@@ -8,8 +8,9 @@ then each clause's best, then the second of each, and so on, without repeats.
 
 An engine need not search each clause: scoring the whole query and every clause in one
 pass, as rows of scores over the tools its terms match (`clause_terms` gives the rows),
-it hands core the rows (`rank_by_clause`), or each word group's scores per tool
-(`rank_term_scores`, which also sums the rows and weighs coverage). regex, duckdb, tantivy
+it hands core the rows (`rank_by_clause`), or each word group's postings: the tools
+holding one of its words and their scores (`rank_term_scores`, which also sums the rows
+and weighs coverage). regex, duckdb, tantivy
 and postgres's keyword mode do; `search_by_clause` is the same ranking for an engine that
 searches one text at a time.
 
@@ -47,7 +48,9 @@ __all__ = [
     "CLAUSE_CONFIDENCE",
     "CLAUSE_KEEP",
     "CLAUSE_TRUST",
+    "PostingsMemo",
     "add_clause_bests",
+    "best_of_words",
     "clause_terms",
     "rank_by_clause",
     "rank_term_scores",
@@ -146,7 +149,7 @@ def rank_by_clause(
 
 
 def rank_term_scores(
-    scores: Any,
+    postings: Sequence[tuple[Any, Any]],
     rows: Sequence[Sequence[int]],
     tie_order: Any,
     limit: int,
@@ -154,45 +157,98 @@ def rank_term_scores(
     power: float,
     allowed: Any = None,
 ) -> tuple[Any, Any, int]:
-    """Core's keyword ranking from an engine's one pass over a query's words: `scores`
-    holds each word group's score for each candidate (a row per group of
-    `toolscout.related.word_groups`; 0: the candidate has no word of it), `rows` the
-    groups of the whole query, then of each clause (`clause_terms`). Each row sums its
-    groups; its best `coverage_depth` candidates are weighed by the share of its known
-    groups they cover, to `power` (`toolscout.coverage.by_coverage`, over arrays), the
-    others dropped; then `rank_by_clause`. `allowed` (a mask over the candidates, None: all)
-    keeps the candidates a metadata filter lets through; a word the others have is still
-    known. Returns what `rank_by_clause` returns."""
+    """Core's keyword ranking from an engine's one pass over a query's words:
+    `postings[g]` holds the tools (positions, each once) holding a word of word group `g`
+    (`toolscout.related.word_groups`) and the group's score for each, `rows` the groups of
+    the whole query, then of each clause (`clause_terms`), and `tie_order` each tool's place
+    by name (its length is the set's size). Each row sums its groups; its best
+    `coverage_depth` tools are weighed by the share of its known groups they cover, to
+    `power` (`toolscout.coverage.by_coverage`, over arrays), the others dropped; then
+    `rank_by_clause`. `allowed` (a mask over the tools, None: all) keeps the tools a
+    metadata filter lets through; a word the others have is still known. Returns what
+    `rank_by_clause` returns (positions among the tools)."""
     import numpy as np
 
     from toolscout.coverage import coverage_depth
 
-    # A group is known if some tool of the set has one of its words (a candidate filtered
-    # out counts too: the word is still the set's).
-    known_groups = scores.any(axis=1)
-    if allowed is not None:
-        scores = scores * allowed
-    # Sums over a few rows, not matrix products: BLAS would run products of this size on
-    # worker threads, which cost ten times the work on a busy machine.
-    summed = np.zeros((len(rows), scores.shape[1]))
-    covered = np.zeros((len(rows), scores.shape[1]), dtype=np.intp)
+    # The tools some group matches are the columns: a large set's others cost nothing.
+    matches = np.zeros(len(tie_order), dtype=bool)
+    for positions, _ in postings:
+        matches[positions] = True
+    candidates = np.flatnonzero(matches)
+    column_of = np.empty(len(tie_order), dtype=np.intp)
+    column_of[candidates] = np.arange(len(candidates))
+    ties = tie_order[candidates]
+    size = len(candidates)
+    summed = np.zeros((len(rows), size))
+    covered = np.zeros((len(rows), size), dtype=np.intp)
+    # A group is known if some tool of the set has one of its words (one a filter hides
+    # counts too: the word is still the set's).
     known = np.zeros(len(rows), dtype=np.intp)
     for row, groups in enumerate(rows):
-        if groups:
-            part = scores[list(groups)]
-            part.sum(axis=0, out=summed[row])
-            covered[row] = np.count_nonzero(part, axis=0)
-            known[row] = int(np.count_nonzero(known_groups[list(groups)]))
+        found = [postings[group] for group in groups if len(postings[group][0])]
+        if not found:
+            continue
+        known[row] = len(found)
+        # One bincount per row, not an add per group: a row's groups hold each tool once.
+        at = column_of[np.concatenate([positions for positions, _ in found])]
+        summed[row] = np.bincount(at, np.concatenate([values for _, values in found]), size)
+        covered[row] = np.bincount(at, minlength=size)
+    if allowed is not None:
+        summed *= allowed[candidates]
+        covered *= allowed[candidates]
     matched = int(np.count_nonzero(summed[0]))
     ranked = np.zeros_like(summed)
     for row in range(len(rows)):
         wanted = coverage_depth(limit if row == 0 else clause_depth(limit), power)
-        top = _best_positions(summed[row], tie_order, wanted)
+        top = _best_positions(summed[row], ties, wanted)
         ranked[row, top] = summed[row, top]
         if power > 0.0 and known[row] >= 2 and len(top) >= 2:
             weighed = summed[row, top] * (covered[row, top] / known[row]) ** power
             ranked[row, top] = np.round(weighed, 6)  # as `by_coverage` reports them
-    return rank_by_clause(ranked, tie_order, limit, matched)
+    page, scores, total = rank_by_clause(ranked, ties, limit, matched)
+    return candidates[page], scores, total
+
+
+def best_of_words(postings: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
+    """A word group's postings from its words' (each tool once per word, scores already
+    discounted): each tool that holds one, once, with its best score. Sorts the postings
+    at hand, so its cost does not grow with the set."""
+    import numpy as np
+
+    if len(postings) == 1:
+        return postings[0]
+    positions = np.concatenate([found for found, _ in postings])
+    values = np.concatenate([scores for _, scores in postings])
+    order = np.argsort(positions, kind="stable")
+    positions, values = positions[order], values[order]
+    firsts = np.flatnonzero(np.diff(positions, prepend=-1))
+    return positions[firsts], np.maximum.reduceat(values, firsts) if len(firsts) else values
+
+
+class PostingsMemo:
+    """Word groups' postings an engine has worked out for a set (`rank_term_scores`'s
+    input), kept while they hold about `limit` postings in all: a query's words recur,
+    and a widened word costs a pass over each of its words' postings. Dropped whole when
+    full (crude but bounded). A plain dict shared by threads: a lost race recomputes."""
+
+    __slots__ = ("_held", "_limit", "_values")
+
+    def __init__(self, limit: int = 500_000) -> None:
+        self._values: dict[Hashable, tuple[Any, Any]] = {}
+        self._held = 0
+        self._limit = limit
+
+    def get(self, key: Hashable) -> tuple[Any, Any] | None:
+        return self._values.get(key)
+
+    def put(self, key: Hashable, postings: tuple[Any, Any]) -> tuple[Any, Any]:
+        if self._held > self._limit:
+            self._values.clear()
+            self._held = 0
+        self._values[key] = postings
+        self._held += len(postings[0]) + 1  # an empty one counts: unknown words are endless
+        return postings
 
 
 def _best_positions(scores: Any, tie_order: Any, limit: int) -> Any:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, model_validator
 
 from toolscout.analysis import Analyzer
+from toolscout.clause_search import PostingsMemo, best_of_words
 from toolscout.options import IndexOptions
 from toolscout.query import Query
 from toolscout.toolsets import PerSet, ToolSet
@@ -537,6 +538,7 @@ class SetTerms:
         # with repeats summed: one array of postings for the whole set, each term a slice
         # of it (a set of 10,000 tools holds about 7,000 terms; an array each cost more).
         self.term_ids: dict[str, int] = {}
+        self._memo = PostingsMemo()  # each word group's postings (`group_postings`)
         occurrences, owners, counts, lengths = array("q"), array("q"), array("d"), array("d")
         for row, tool in enumerate(tools.values()):
             length = 0.0
@@ -584,47 +586,47 @@ class SetTerms:
         groups = [[(term, 1.0)] for term in terms]
         return self.top_groups(groups, limit, k1=k1, b=b, allowed=allowed)[0]
 
-    def group_scores(
+    def group_postings(
         self,
         groups: Sequence[Sequence[tuple[str, float]]],
         *,
         k1: float = 1.2,
         b: float = 0.75,
+    ) -> list[tuple[Any, Any]]:
+        """Each group's postings: the tools holding one of its words (rows, each once) and
+        the group's BM25F score for each (a tool scores a group's best word, as
+        `top_groups` sums them). What a keyword engine hands core's
+        `toolscout.clause_search.rank_term_scores` (ties rank by `name_order`). Kept per
+        group, bounded: a query's words recur."""
+
+        memo = self._memo
+        found = []
+        for group in groups:
+            key = (k1, b, tuple(group))
+            postings = memo.get(key)
+            if postings is None:
+                postings = memo.put(key, self._group_postings(group, k1, b))
+            found.append(postings)
+        return found
+
+    def _group_postings(
+        self, group: Sequence[tuple[str, float]], k1: float, b: float
     ) -> tuple[Any, Any]:
-        """Every tool some group matches (rows, ascending) and each group's BM25F score
-        for each of them, a matrix with a row per group (0: none of its words): a tool
-        scores a group's best word, as `top_groups` sums them. What a keyword engine hands
-        core's `toolscout.clause_search.rank_term_scores` (ties rank by `name_order`)."""
         import numpy as np
 
         size = len(self.names)
-        norm = k1 * (1.0 - b + b * self.lengths / self.avgdl)
-        at: list[int] = []
-        found: list[tuple[Any, Any]] = []
-        for group_at, group in enumerate(groups):
-            for word, discount in group:
-                posting = self._posting(word)
-                if posting is None or not len(posting[0]):
-                    continue
-                rows, tf = posting
-                idf = math.log(1.0 + (size - len(rows) + 0.5) / (len(rows) + 0.5))
-                at.append(group_at)
-                found.append((rows, discount * idf * tf * (k1 + 1.0) / (tf + norm[rows])))
-        if not found:
-            return np.zeros(0, dtype=np.intp), np.zeros((len(groups), 0))
-        rows = np.concatenate([tools for tools, _ in found])
-        matches = np.zeros(size, dtype=np.bool_)
-        matches[rows] = True
-        candidates = np.flatnonzero(matches)
-        column_of = np.empty(size, dtype=np.intp)
-        column_of[candidates] = np.arange(len(candidates))
-        scores = np.zeros(len(groups) * len(candidates))
-        cells = np.repeat(
-            np.asarray(at, dtype=np.intp) * len(candidates), [len(t) for t, _ in found]
-        )
-        # A group's words are distinct; a tool keeps the best of them.
-        np.maximum.at(scores, cells + column_of[rows], np.concatenate([v for _, v in found]))
-        return candidates, scores.reshape(len(groups), len(candidates))
+        words = []
+        for word, discount in group:
+            posting = self._posting(word)
+            if posting is None or not len(posting[0]):
+                continue
+            held, tf = posting
+            idf = math.log(1.0 + (size - len(held) + 0.5) / (len(held) + 0.5))
+            norm = k1 * (1.0 - b + b * self.lengths[held] / self.avgdl)
+            words.append((held, discount * idf * tf * (k1 + 1.0) / (tf + norm)))
+        if not words:
+            return np.zeros(0, dtype=np.intp), np.zeros(0)
+        return best_of_words(words)
 
     @cached_property
     def name_order(self) -> Any:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from toolscout.clause_search import PostingsMemo, best_of_words
 
 __all__ = ["CACHE_POSTINGS", "Bm25", "SetCache", "SetIndex"]
 
@@ -44,7 +45,16 @@ class Bm25:
 class SetIndex:
     """One tool set, ready to search: per term, its tools and their precomputed scores."""
 
-    __slots__ = ("_indptr", "_scores", "_slot_of", "_slots", "_vocabulary", "name_order", "names")
+    __slots__ = (
+        "_indptr",
+        "_scores",
+        "_slot_of",
+        "_slots",
+        "_vocabulary",
+        "_widened",
+        "name_order",
+        "names",
+    )
 
     def __init__(
         self,
@@ -82,46 +92,45 @@ class SetIndex:
         self._scores = scores[order]
         counts = np.bincount(term, minlength=len(vocabulary))
         self._indptr = np.concatenate(([0], np.cumsum(counts)))
+        # A term widened by its words (`group_postings`), kept: a query's words recur.
+        self._widened = PostingsMemo()
 
     @property
     def size(self) -> int:
         """Postings held (what the cache bounds)."""
         return len(self._slots) + len(self.names)
 
-    def group_scores(
+    def group_postings(
         self, groups: Sequence[Sequence[tuple[str, float]]]
-    ) -> tuple[IntArray, np.ndarray[Any, Any]]:
-        """Every tool some group matches (slots, ascending) and each group's score for each
-        of them, a matrix with a row per group (0: none of its words): a tool scores a
+    ) -> list[tuple[IntArray, np.ndarray[Any, Any]]]:
+        """Each group's postings: the tools holding one of its words (slots, each once) and
+        the group's score for each, what core's `rank_term_scores` ranks: a tool scores a
         group's best word, as `search` sums them."""
         vocabulary = self._vocabulary
         indptr = self._indptr
-        at: list[int] = []
-        spans: list[slice] = []
-        discounts: list[float] = []
-        for group_at, group in enumerate(groups):
-            for word, discount in group:
-                row = vocabulary.get(word)
-                if row is not None and indptr[row] < indptr[row + 1]:
-                    at.append(group_at)
-                    spans.append(slice(indptr[row], indptr[row + 1]))
-                    discounts.append(discount)
-        if not spans:
-            return np.zeros(0, dtype=np.int64), np.zeros((len(groups), 0))
-        lengths = [held.stop - held.start for held in spans]
-        slots = np.concatenate([self._slots[held] for held in spans])
-        values = np.concatenate([self._scores[held] for held in spans])
-        values *= np.repeat(discounts, lengths)
-        matches = np.zeros(len(self.names), dtype=np.bool_)
-        matches[slots] = True
-        candidates = np.flatnonzero(matches)
-        column_of = np.empty(len(self.names), dtype=np.int64)
-        column_of[candidates] = np.arange(len(candidates))
-        scores = np.zeros(len(groups) * len(candidates))
-        cells = np.repeat(np.asarray(at, dtype=np.int64) * len(candidates), lengths)
-        # A group's words are distinct; a tool keeps the best of them.
-        np.maximum.at(scores, cells + column_of[slots], values)
-        return candidates, scores.reshape(len(groups), len(candidates))
+        found = []
+        nothing = (np.zeros(0, dtype=np.int64), np.zeros(0))
+        for group in groups:
+            spans = [
+                (slice(indptr[row], indptr[row + 1]), discount)
+                for word, discount in group
+                if (row := vocabulary.get(word)) is not None
+            ]
+            if not spans:
+                found.append(nothing)
+                continue
+            if len(spans) == 1:
+                held, discount = spans[0]
+                values = self._scores[held]
+                found.append((self._slots[held], values * discount if discount != 1.0 else values))
+                continue
+            key = tuple(group)
+            widened = self._widened.get(key)
+            if widened is None:
+                words = [(self._slots[held], self._scores[held] * d) for held, d in spans]
+                widened = self._widened.put(key, best_of_words(words))
+            found.append(widened)
+        return found
 
     def slots_of(self, names: Collection[str]) -> IntArray:
         """The slots of the named tools this set holds."""

@@ -315,7 +315,7 @@ class DuckDBToolIndex(ToolIndexBase):
 
     def _search_cached(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         """One pass over the cached postings for the whole query and each clause: every
-        word group's score per tool, ranked by core (`rank_term_scores`)."""
+        word group's postings, ranked by core (`rank_term_scores`)."""
         self._check_open()
         key = self._keys.get(toolset.id)
         if key is None or not query.terms:
@@ -327,17 +327,18 @@ class DuckDBToolIndex(ToolIndexBase):
         rows = clause_terms(query) if opts.split_query else [query.terms]
         terms = list(dict.fromkeys(term for row in rows for term in row))
         groups = word_groups(terms, toolset, opts.related_weight, self.analyzer)
-        candidates, scores = entry.group_scores(groups)
-        if not len(candidates):
+        postings = entry.group_postings(groups)
+        if not any(len(slots) for slots, _ in postings):
             return [], 0
         at = {term: i for i, term in enumerate(terms)}
         allowed = None
         if query.allowed is not None:
-            allowed = np.isin(candidates, entry.slots_of(query.allowed))
-        positions, values, total = rank_term_scores(
-            scores,
+            allowed = np.zeros(len(entry.names), dtype=bool)
+            allowed[entry.slots_of(query.allowed)] = True
+        slots, values, total = rank_term_scores(
+            postings,
             [[at[term] for term in row] for row in rows],
-            entry.name_order[candidates],
+            entry.name_order,
             query.limit,
             power=opts.query_coverage,
             allowed=allowed,
@@ -345,7 +346,7 @@ class DuckDBToolIndex(ToolIndexBase):
         tools = toolset.tools
         names = entry.names
         hits = []
-        for slot, score in zip(candidates[positions].tolist(), values.tolist(), strict=True):
+        for slot, score in zip(slots.tolist(), values.tolist(), strict=True):
             name = names[slot]
             hits.append(ToolHit(name, score, tools[name].summary if name in tools else ""))
         return hits, total

@@ -571,7 +571,7 @@ class PostgresToolIndex(SharedToolIndexBase):
         core's keyword rules, as every keyword backend: each term also scores its related
         words (`related_weight`), and a query that asks for several things has each
         clause's best tools interleaved (`split_query`), all from one pass over the
-        postings (`SetTerms.group_scores`, ranked by `rank_term_scores`). In the process,
+        postings (`SetTerms.group_postings`, ranked by `rank_term_scores`). In the process,
         whatever the set's size: core's confidence reads the set's words anyway, and a
         statement took Seal-Tools' median search to 118 ms."""
         import numpy as np
@@ -582,28 +582,25 @@ class PostgresToolIndex(SharedToolIndexBase):
         rows = clause_terms(query) if opts.split_query else [query.terms]
         words = list(dict.fromkeys(term for row in rows for term in row))
         groups = word_groups(words, held.toolset, opts.related_weight, self.analyzer)
-        candidates, scores = terms.group_scores(groups, k1=opts.k1, b=opts.b)
-        if not len(candidates):
+        postings = terms.group_postings(groups, k1=opts.k1, b=opts.b)
+        if not any(len(found) for found, _ in postings):
             return [], 0
         allowed = None
         if query.allowed is not None:
-            names = terms.names
-            allowed = np.fromiter(
-                (names[row] in query.allowed for row in candidates.tolist()), bool, len(candidates)
-            )
+            allowed = np.zeros(len(terms.names), dtype=bool)
+            allowed[[terms.rows[name] for name in query.allowed if name in terms.rows]] = True
         position = {word: at for at, word in enumerate(words)}
-        positions, values, total = rank_term_scores(
-            scores,
+        found, values, total = rank_term_scores(
+            postings,
             [[position[word] for word in row] for row in rows],
-            terms.name_order[candidates],
+            terms.name_order,
             query.limit,
             power=opts.query_coverage,
             allowed=allowed,
         )
-        found = [terms.names[row] for row in candidates[positions].tolist()]
         hits = [
-            ToolHit(name, score, tools[name].summary)
-            for name, score in zip(found, values.tolist(), strict=True)
+            ToolHit(terms.names[row], score, tools[terms.names[row]].summary)
+            for row, score in zip(found.tolist(), values.tolist(), strict=True)
         ]
         return hits, total
 

@@ -39,7 +39,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from toolscout.clause_search import clause_terms, rank_term_scores, search_by_clause
+from toolscout.clause_search import (
+    PostingsMemo,
+    clause_terms,
+    rank_term_scores,
+    search_by_clause,
+)
 from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
@@ -62,9 +67,7 @@ _TERM_CACHE_SIZE = 20_000
 #: kept per searcher); larger ones by a tantivy query per text, which asks the engine for
 #: its top hits only.
 ONE_PASS_LIMIT = 20_000
-# (set, term) scores kept per searcher (see `_term_scores`), and their postings in all
-# (about 16 bytes each).
-_SCORED_TERMS = 20_000
+# Postings of (set, term) scores kept per searcher (see `_term_scores`; 16 bytes each).
 _SCORED_POSTINGS = 2_000_000
 # Separates the set id from the tool name in the `key` field. Set ids are hex, so the
 # first NUL ends the set id whatever the tool's name holds.
@@ -138,14 +141,12 @@ class TantivyToolIndex(ToolIndexBase):
         self._widened: PerSet[dict[str, tuple[tantivy.Occur, tantivy.Query]]] = PerSet()
         self._set_queries: dict[str, tantivy.Query] = {}
         # Per searcher (a commit makes a new one): each (set, term)'s scores over the set.
-        self._scored: tuple[Any, dict[tuple[str, str], tuple[Any, Any]], list[int]] = (
-            None,
-            {},
-            [0],
-        )
-        # Per set: its tool names sorted, and its documents' nums with each one's place
-        # among those names (`_rows_of`).
+        self._scored: tuple[Any, PostingsMemo] = (None, PostingsMemo(_SCORED_POSTINGS))
+        # Per set: its tool names sorted, each name's place among them (and the places in
+        # order), and its documents' nums with each one's place (`_rows_of`).
         self._names: PerSet[list[str]] = PerSet()
+        self._places: PerSet[dict[str, int]] = PerSet()
+        self._orders: PerSet[Any] = PerSet()
         self._rows: PerSet[tuple[Any, Any]] = PerSet()
         self._log: SessionLog | None = None
         self._drops: list[str] = []  # sets to delete once the sessions log is written
@@ -566,31 +567,27 @@ class TantivyToolIndex(ToolIndexBase):
         groups = word_groups(terms, toolset, opts.related_weight, self.analyzer)
         names = self._names.get(toolset, lambda: sorted(toolset.tools))
         postings = [self._term_scores(searcher, only, toolset, names, group) for group in groups]
-        docs = np.concatenate([found for found, _ in postings])
-        if not len(docs):
+        if not any(len(found) for found, _ in postings):
             return [], 0
-        # The candidates by their place in the set's names sorted: ties rank by name.
-        candidates = np.unique(docs)
-        scores = np.zeros((len(terms), len(candidates)))
-        for at, (found, values) in enumerate(postings):
-            scores[at, np.searchsorted(candidates, found)] = values
         allowed = None
         if query.allowed is not None:
-            allowed = np.fromiter(
-                (names[row] in query.allowed for row in candidates.tolist()), bool, len(candidates)
-            )
+            place = self._places.get(toolset, lambda: {name: at for at, name in enumerate(names)})
+            allowed = np.zeros(len(names), dtype=bool)
+            allowed[[place[name] for name in query.allowed if name in place]] = True
         position = {term: at for at, term in enumerate(terms)}
-        positions, values, total = rank_term_scores(
-            scores,
+        # A tool's place among the names sorted is its tie order.
+        order = self._orders.get(toolset, lambda: np.arange(len(names)))
+        places, values, total = rank_term_scores(
+            postings,
             [[position[term] for term in row] for row in rows],
-            candidates,
+            order,
             query.limit,
             power=opts.query_coverage,
             allowed=allowed,
         )
         tools = toolset.tools
         hits = []
-        for row, score in zip(candidates[positions].tolist(), values.tolist(), strict=True):
+        for row, score in zip(places.tolist(), values.tolist(), strict=True):
             tool = tools.get(names[row])
             if tool is not None:
                 hits.append(ToolHit(tool.name, score, tool.summary))
@@ -620,14 +617,14 @@ class TantivyToolIndex(ToolIndexBase):
         names: list[str],
         group: Sequence[tuple[str, float]],
     ) -> tuple[Any, Any]:
-        """The set's tools (places in `names`, ascending) holding a word of `group` (a query
+        """The set's tools (places in `names`, each once) holding a word of `group` (a query
         term and its related words) and tantivy's score of the term's clause for each."""
         import numpy as np
 
-        memo_searcher, memo, held = self._scored
+        memo_searcher, memo = self._scored
         if memo_searcher is not searcher:
-            memo, held = {}, [0]
-            self._scored = (searcher, memo, held)
+            memo = PostingsMemo(_SCORED_POSTINGS)
+            self._scored = (searcher, memo)
         key = (toolset.id, group[0][0])
         found = memo.get(key)
         if found is not None:
@@ -654,14 +651,7 @@ class TantivyToolIndex(ToolIndexBase):
             kept = nums_held[at] == nums  # not: a document a racing write deleted
             rows = rows_held[at[kept]]
             values = np.array([score for score, _ in result.hits])[kept]
-        order = np.argsort(rows, kind="stable")
-        found = (rows[order], values[order])
-        if len(memo) >= _SCORED_TERMS or held[0] > _SCORED_POSTINGS:
-            memo.clear()  # bounded; a plain dict shared by threads: a lost race recomputes
-            held[0] = 0
-        memo[key] = found
-        held[0] += len(found[0])
-        return found
+        return memo.put(key, (rows, values))
 
     def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         searcher, only = self._current_reader() if self._dirty else self._reader
