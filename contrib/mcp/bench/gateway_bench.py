@@ -1,6 +1,7 @@
 """What the gateway costs and saves, measured through real MCP.
 
     python bench/gateway_bench.py [--servers 5] [--queries 200] [--repeat 3] [--backend regex]
+        [--option KEY=VALUE ...]
 
 Two catalogs:
 - `test`: the SDK servers of tests/upstreams.py (calendar, chat, crashy, slow, changing, web);
@@ -61,7 +62,12 @@ async def upstream_tools(config: dict[str, Any]) -> list[types.Tool]:
 
 
 async def measure(
-    name: str, config: dict[str, Any], backend: str, queries: list[Any], repeat: int
+    name: str,
+    config: dict[str, Any],
+    backend: str,
+    queries: list[Any],
+    repeat: int,
+    options: list[str],
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "servers.json"
@@ -69,6 +75,7 @@ async def measure(
         direct = await upstream_tools(config)
         original = {wire: name for name, wire in wire_names([t.name for t in direct]).items()}
         args = ["-m", "toolscout.cli", "mcp", "serve", "--config", str(path), "-b", backend]
+        args += [arg for option in options for arg in ("--option", option)]
         params = StdioServerParameters(command=sys.executable, args=args)
         start = time.perf_counter()
         async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
@@ -129,6 +136,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--backend", default="regex")
+    parser.add_argument("-o", "--option", action="append", default=[], help="KEY=VALUE")
     args = parser.parse_args()
 
     test_config = {
@@ -152,7 +160,8 @@ def main() -> None:
     }
     queries = load_queries(EVAL / "bfcl" / "queries.jsonl")[: args.queries]
     for name, config, chosen in (("test", test_config, []), ("bfcl", bfcl_config, queries)):
-        report = anyio.run(measure, name, config, args.backend, chosen, args.repeat)
+        report = anyio.run(measure, name, config, args.backend, chosen, args.repeat, args.option)
+        report["options"] = args.option
         print(json.dumps(report), flush=True)
 
 
