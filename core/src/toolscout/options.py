@@ -25,7 +25,14 @@ from pydantic import (
 from toolscout.confidence import DEFAULT_MIN_CONFIDENCE
 from toolscout.errors import ConfigError
 
-__all__ = ["MAX_WEIGHT", "IndexOptions", "KeywordOptions", "PersistentOptions", "parse_options"]
+__all__ = [
+    "MAX_WEIGHT",
+    "EmbedderOptions",
+    "IndexOptions",
+    "KeywordOptions",
+    "PersistentOptions",
+    "parse_options",
+]
 
 
 #: The largest weight an option may give (`name_weight`, a backend's `vector_weight` ...):
@@ -87,7 +94,34 @@ class IndexOptions(BaseModel):
         return value
 
 
-class KeywordOptions(IndexOptions):
+class EmbedderOptions(IndexOptions):
+    """What every backend that can embed tools takes the same way, keyword engines (core's
+    hybrid ranking, `toolscout.ranking`) and vector backends (`toolscout.vectors.
+    HybridOptions`) alike: which embedder, its options, where vectors are cached, and how
+    many hits each ranking gives before fusion."""
+
+    embedder: str | None = Field(
+        None,
+        description="Embedder name; None: the configured `embedder` setting, else toolscout's "
+        "default (a keyword engine: `static` when toolscout-static is installed). A keyword "
+        "engine also takes `none`: keywords only.",
+    )
+    embedder_options: dict[str, Any] = Field(
+        default_factory=dict, description="Options for the embedder, on top of its config."
+    )
+    candidates: int = Field(
+        50,
+        ge=1,
+        le=10_000,
+        description="With an embedder: hits taken from the keyword and the vector ranking "
+        "before fusion (at least the requested count).",
+    )
+    cache_dir: str | None = Field(
+        None, description="Directory of an on-disk vector cache shared by processes."
+    )
+
+
+class KeywordOptions(EmbedderOptions):
     """Options of a backend that ranks by keywords (regex, tantivy, duckdb, postgres's
     keyword mode): what core's keyword rules ask of it."""
 
@@ -113,15 +147,6 @@ class KeywordOptions(IndexOptions):
         "`toolscout.coverage`).",
     )
     # Hybrid ranking (`toolscout.ranking`): the engine's keyword hits fused with vectors.
-    embedder: str | None = Field(
-        None,
-        description="Embedder whose vectors' cosine similarity is fused with the keyword "
-        "scores (`toolscout.ranking`); None: the configured `embedder` setting, else "
-        "`static` when toolscout-static is installed; `none`: keywords only.",
-    )
-    embedder_options: dict[str, Any] = Field(
-        default_factory=dict, description="Options for the embedder, on top of its config."
-    )
     # Tuned with the regex backend and the static embedder on ../shared/eval MetaTool,
     # confirmed on BFCL and Seal-Tools (docs/backends/regex.md).
     vector_weight: float = Field(
@@ -129,16 +154,6 @@ class KeywordOptions(IndexOptions):
         ge=0.0,
         description="With an embedder: weight of the cosine similarity beside the keyword "
         "rank's share (1 for the first keyword hit, 3 / (2 + rank) below it).",
-    )
-    candidates: int = Field(
-        50,
-        ge=1,
-        le=10_000,
-        description="With an embedder: hits taken from the keyword and the vector ranking "
-        "before fusion (at least the requested count).",
-    )
-    cache_dir: str | None = Field(
-        None, description="Directory of an on-disk vector cache shared by processes."
     )
 
 

@@ -30,7 +30,7 @@ from pydantic import Field, model_validator
 
 from toolscout.analysis import Analyzer
 from toolscout.clause_search import PostingsMemo, best_of_words
-from toolscout.options import IndexOptions
+from toolscout.options import EmbedderOptions
 from toolscout.query import Query
 from toolscout.toolsets import PerSet, ToolSet
 from toolscout.types import ToolHit, ToolReference
@@ -92,8 +92,9 @@ def name_match(name_terms: frozenset[str], query_terms: frozenset[str]) -> float
     return len(name_terms & query_terms) / len(name_terms) if name_terms else 0.0
 
 
-class HybridOptions(IndexOptions):
-    """The options every backend that ranks by vectors shares (on top of `IndexOptions`).
+class HybridOptions(EmbedderOptions):
+    """The options every backend that ranks by vectors shares (on top of
+    `EmbedderOptions`: the embedder, its options, `candidates` and `cache_dir`).
 
     `hybrid` fuses keyword (BM25) and vector candidates (`fusion`: by score, or by rank),
     plus a bonus for tools whose name terms the query contains; `vector` ranks by cosine
@@ -105,14 +106,6 @@ class HybridOptions(IndexOptions):
         "hybrid",
         description="`hybrid` (keyword + vectors, fused by `fusion`) or `vector` (cosine "
         "similarity alone).",
-    )
-    embedder: str | None = Field(
-        None,
-        description="Embedder name; None uses the configured `embedder` setting, else "
-        "toolscout's default embedder.",
-    )
-    embedder_options: dict[str, Any] = Field(
-        default_factory=dict, description="Options for the embedder, on top of its config."
     )
     fusion: Literal["score", "rank"] = Field(
         "score",
@@ -162,16 +155,6 @@ class HybridOptions(IndexOptions):
         10.0,
         gt=0.0,
         description="`rank` fusion: a hit at rank r scores weight / (rrf_k + r).",
-    )
-    candidates: int = Field(
-        50,
-        ge=1,
-        le=10_000,
-        description="Hybrid: hits taken from each ranking before fusion (at least the "
-        "requested count).",
-    )
-    cache_dir: str | None = Field(
-        None, description="Directory of an on-disk vector cache shared by processes."
     )
 
     @model_validator(mode="before")
