@@ -8,11 +8,10 @@ then each clause's best, then the second of each, and so on, without repeats.
 
 An engine need not search each clause: scoring the whole query and every clause in one
 pass, as rows of scores over the tools its terms match (`clause_terms` gives the rows),
-it hands core the rows (`rank_by_clause`), or each word group's postings: the tools
-holding one of its words and their scores (`rank_term_scores`, which also sums the rows
-and weighs coverage). regex, duckdb, tantivy
-and postgres's keyword mode do; `search_by_clause` is the same ranking for an engine that
-searches one text at a time.
+it hands core the rows (`rank_by_clause`: regex), or each word group's postings, the
+tools holding one of its words and their scores (`rank_term_scores`, which also sums the
+rows and weighs coverage: duckdb, tantivy, postgres's keyword mode). `search_by_clause` is
+the same ranking for an engine that searches one text at a time.
 
 A clause's hit joins only if it scores at least `CLAUSE_BAR` times the whole query's
 fifth score (`CLAUSE_DEPTH`, or its last on a shorter page): a clause that is only a
