@@ -229,6 +229,36 @@ def test_each_step_of_a_query_finds_its_tool(
         index.close()
 
 
+def test_a_clause_searched_through_hnsw_is_searched_in_the_session(
+    dsn: str, schema: str, hash_embedder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Core's ranking part asks for each clause's candidates with a query of its own; the
+    statement it runs reads the searched session's set (a clause's query has no session),
+    and the answer is the one an exact search gives."""
+    options: dict[str, Any] = {"dsn": dsn, "schema": schema, "mode": "hybrid"}
+    exact = PostgresToolIndex(hash_embedder, **options, min_confidence=0)
+    indexed = PostgresToolIndex(hash_embedder, **options, min_confidence=0, exact_limit=1)
+    sessions: list[str] = []
+    run = indexed._query
+
+    def spy(session: str, *args: Any) -> Any:
+        sessions.append(session)
+        return run(session, *args)
+
+    try:
+        exact.index_tools("s", TOOLS)
+        indexed.search(ToolSearchRequest("s", "weather", 1))  # learn the set's size
+        monkeypatch.setattr(indexed, "_query", spy)
+        found = indexed.search(ToolSearchRequest("s", STEPS, 3)).references
+        assert len(sessions) == 1 + len(clauses(STEPS))  # the whole query, each clause
+        assert set(sessions) == {"s"}
+        expected = exact.search(ToolSearchRequest("s", STEPS, 3)).references
+        assert [hit.name for hit in found] == [hit.name for hit in expected]
+    finally:
+        exact.close()
+        indexed.close()
+
+
 def test_split_query_off_embeds_the_whole_query_only(
     dsn: str, schema: str, hash_embedder: Any
 ) -> None:
@@ -264,7 +294,7 @@ def test_a_set_searched_through_hnsw_weighs_its_density_as_one_searched_in_proce
         ]
         sets = [index._held("s", fresh=False) for index in (exact, indexed)]
         assert sets[0] is not None and sets[1] is not None
-        in_process = exact._set_vectors.get(sets[0], lambda: None)
+        in_process = exact._vector_ranking.set_vectors(sets[0])
         assert in_process is not None
         density = in_process.density(sets[0].tools)
         assert density is not None and density > REFERENCE_DENSITY

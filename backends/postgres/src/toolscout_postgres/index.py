@@ -50,10 +50,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from toolscout.clause_search import add_clause_bests, clause_terms, rank_term_scores
+from toolscout.clause_search import clause_terms, rank_term_scores
 from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.index import Capabilities, Query
-from toolscout.ranking import NO_EMBEDDER
+from toolscout.ranking import NO_EMBEDDER, VectorRanking
 from toolscout.related import word_groups
 from toolscout.shared import SharedToolIndexBase, StaleSet
 from toolscout.toolsets import PerSet, ToolSet, definition_key
@@ -68,7 +68,6 @@ from toolscout.vectors import (
     SetVectors,
     density_of_neighbours,
     density_sample,
-    fuse,
 )
 
 from toolscout_postgres import sql
@@ -108,6 +107,9 @@ _QUICK_DEFINITIONS = 32
 # Rows a change adds to members and definitions before it checks whether the tables'
 # statistics are due (`_maintain`; the check is a round trip).
 _MAINTENANCE_ROWS = 32
+# Where a query keeps the rows of its statement (a set above `exact_limit`): the candidates
+# core's ranking asks for come from one statement.
+_STATEMENT_ROWS = "_postgres_statement_rows"
 
 
 class _NeedDefinitions(Exception):
@@ -179,9 +181,9 @@ class PostgresToolIndex(SharedToolIndexBase):
         self._role = self._database = ""  # the user and database, for messages
         # In this process's memory: tools of sets read lately, and where sessions were.
         self._sets_cache = SetCache(opts.set_cache_tools)
-        # Sets searched in this process (up to `exact_limit` tools): their stored vectors,
-        # read once, and their postings, built once; both go when the set leaves the cache.
-        self._set_vectors: PerSet[SetVectors] = PerSet()
+        # Sets searched in this process (up to `exact_limit` tools): their postings, built
+        # once (their stored vectors are read once by the ranking part, `VectorRanking`);
+        # both go when the set leaves the cache.
         self._set_terms: PerSet[SetTerms] = PerSet()
         # A larger set's density, measured once through the HNSW index.
         self._densities: PerSet[float | None] = PerSet()
@@ -235,6 +237,17 @@ class PostgresToolIndex(SharedToolIndexBase):
 
             cache = shared_cache(opts.cache_dir)
         self.cache = cache
+        # Vector and hybrid modes rank through core's part (`VectorRanking`); this engine
+        # supplies the candidates (`_vector_candidates`, `_keyword_candidates`,
+        # `_similarities`), from this process or from a statement, and checks the session
+        # in `_search_set` before the part runs (so core does not call the part itself).
+        self._vector_ranking: VectorRanking | None = None
+        self._asked = threading.local()  # per thread: the last statement's vectors and rows
+        if self.embedder is not None and opts.mode != "keyword":
+            assert cache is not None
+            self._vector_ranking = VectorRanking(
+                self.embedder, opts, cache, read_vectors=self._read_stored_vectors
+            )
         self._vector_oid: int | None = None
         self._vector_array_oid: int | None = None
         self._operator = "<=>"
@@ -516,26 +529,107 @@ class PostgresToolIndex(SharedToolIndexBase):
         self._remember(query.session_id, held.id)
         if self.mode == "keyword":
             return self._keyword_in_process(held, query)
+        if not in_process:
+            # The statement that checked the session found the whole query's candidates.
+            query.__dict__[_STATEMENT_ROWS] = rows
+        # A clause core's ranking searches is a query of its own, with no session: its
+        # statement reads this one's.
+        self._asked.session = query.session_id
+        assert self._vector_ranking is not None
+        return self._vector_ranking.search(self, held.toolset, query)
 
-        def search(part: Query) -> tuple[list[ToolHit], int]:
-            if in_process:
-                return self._fuse_in_process(held, part)
-            if part is query:
-                return self._hits(held, rows, query)
-            vector = self._query_vectors(part.text)
-            return self._hits(held, self._query(query.session_id, part.text, 1, keys, vector), part)
+    # --- the candidates core's `VectorRanking` asks for --------------------------------
 
-        hits, total = search(query)
-        if not self.options.split_query:
-            return hits, total
-        return add_clause_bests(
-            query,
-            hits,
-            total,
-            search,
-            held.toolset,
-            self.analyzer,
-            min_score=self.options.min_score,
+    def _cached(self, toolset: ToolSet) -> CachedSet:
+        """The set being searched (`_search_set` loaded it into the cache)."""
+        held = self._sets_cache.get(uuid.UUID(hex=toolset.id))
+        if held is None or held.revision != toolset.revision:
+            held = self._load(uuid.UUID(hex=toolset.id))
+        if held is None or held.revision != toolset.revision:
+            raise StaleSet("")
+        return held
+
+    def _in_process(self, held: CachedSet) -> bool:
+        return len(held) <= self.options.exact_limit
+
+    def _statement_rows(
+        self, held: CachedSet, query: Query, vectors: Sequence[Any]
+    ) -> list[tuple[Any, ...]]:
+        """A set above `exact_limit`: the statement's rows for these query vectors (the
+        whole query's came with the session check; a clause's are asked here, once)."""
+        rows = query.__dict__.get(_STATEMENT_ROWS)
+        if rows is None:
+            keys = [held.keys[n] for n in query.allowed] if query.allowed is not None else None
+            vector = vectors[0] if len(vectors) == 1 else [Vector(v) for v in vectors]
+            session = query.session_id or self._asked.session
+            rows = self._query(session, query.text, query.limit, keys, vector)
+            query.__dict__[_STATEMENT_ROWS] = rows
+        self._asked.last = (vectors, rows)  # for `_similarities`, asked next of the same
+        return rows
+
+    def _vector_candidates(
+        self, toolset: ToolSet, query: Query, vectors: Sequence[Any], limit: int
+    ) -> Candidates:
+        held = self._cached(toolset)
+        assert self._vector_ranking is not None
+        if self._in_process(held):
+            return self._vector_ranking.nearest(toolset, query, vectors, limit)
+        query.density = self._indexed_density(held)
+        names = held.names
+        found: list[tuple[str, float]] = []
+        for row in self._statement_rows(held, query, vectors):
+            name = names.get(row[5]) if row[5] is not None else None
+            if name is None:
+                continue
+            if self.mode == "vector":
+                found.append((name, float(row[6])))
+            elif row[8]:
+                found.append((name, float(row[7]) if row[7] is not None else 0.0))
+        found.sort(key=lambda hit: (-hit[1], hit[0]))
+        return found[:limit]
+
+    def _keyword_candidates(self, toolset: ToolSet, query: Query, limit: int) -> Candidates:
+        held = self._cached(toolset)
+        opts = self.options
+        if self._in_process(held):
+            terms = self._set_terms_of(held)
+            return terms.top(query.terms, limit, k1=opts.k1, b=opts.b, allowed=query.allowed)
+        assert self._vector_ranking is not None
+        vectors = self._vector_ranking.query_vectors(query)
+        names = held.names
+        found = [
+            (names[row[5]], float(row[6]))
+            for row in self._statement_rows(held, query, vectors)
+            if row[5] is not None and row[5] in names and row[6] is not None
+        ]
+        found.sort(key=lambda hit: (-hit[1], hit[0]))
+        return found[:limit]
+
+    def _similarities(
+        self, toolset: ToolSet, names: list[str], vectors: Sequence[Any]
+    ) -> Sequence[float]:
+        held = self._cached(toolset)
+        assert self._vector_ranking is not None
+        if self._in_process(held):
+            return self._vector_ranking.set_vectors(toolset).similarities(names, vectors)
+        # Asked after the candidates, with the same vectors: their statement's rows.
+        asked, rows = getattr(self._asked, "last", (None, []))
+        if asked is not vectors:
+            rows = []
+        similarity: dict[str, float] = {}
+        for row in rows:
+            name = held.names.get(row[5]) if row[5] is not None else None
+            if name is not None:
+                similarity[name] = float(row[7]) if row[7] is not None else 0.0
+        return [similarity.get(name, 0.0) for name in names]
+
+    def _read_stored_vectors(self, toolset: ToolSet) -> SetVectors:
+        """A set's vectors as stored (another process may have written the set)."""
+        held = self._cached(toolset)
+        assert self._vector_oid is not None
+        oid, statement = self._vector_oid, self._statements["SET_VECTORS"]
+        return self._run(
+            lambda conn: read_set_vectors(conn, statement, held.keys, oid), "read", write=False
         )
 
     def _indexed_density(self, held: CachedSet) -> float | None:
@@ -604,48 +698,6 @@ class PostgresToolIndex(SharedToolIndexBase):
         ]
         return hits, total
 
-    def _fuse_in_process(self, held: CachedSet, query: Query) -> tuple[list[ToolHit], int]:
-        """The set's best BM25F hits and nearest tools, both found in this process (core's
-        `SetTerms`, the statement's formula over the same terms, and `SetVectors`), fused
-        by core."""
-        from toolscout.embedders import query_vectors
-
-        assert self.embedder is not None and self.cache is not None
-        opts = self.options
-        tools = held.toolset.tools
-        vectors = query_vectors(self.cache, self.embedder, query.text, split=opts.split_query)
-        assert self._vector_oid is not None
-        oid = self._vector_oid
-        statement = self._statements["SET_VECTORS"]
-        # The cache is asked first: a set's vectors take a connection only to be read.
-        found = self._set_vectors.get(
-            held.toolset,
-            lambda: self._run(
-                lambda conn: read_set_vectors(conn, statement, held.keys, oid), "read", write=False
-            ),
-        )
-        query.density = found.density(tools)
-        if self.mode == "vector":
-            nearest = found.nearest(vectors, query.limit, query.allowed)
-            # Every tool with a vector is ranked: all of them match.
-            total = max(len(nearest), len(query.allowed or held.keys))
-            return [ToolHit(name, score, tools[name].summary) for name, score in nearest], total
-        wanted = max(query.limit, opts.candidates)
-        by_keyword: Candidates = []
-        if opts.text_weight and query.terms:
-            terms = self._set_terms_of(held)
-            by_keyword = terms.top(query.terms, wanted, k1=opts.k1, b=opts.b, allowed=query.allowed)
-        by_vector = found.nearest(vectors, wanted, query.allowed) if opts.vector_weight else []
-        return fuse(
-            held.toolset,
-            query,
-            by_vector,
-            by_keyword,
-            opts,
-            analyzer=self.analyzer,
-            similarities=lambda wanted: found.similarities(wanted, vectors),
-        )
-
     def _query_vectors(self, text: str) -> Any:
         """The query's vector; with `split_query`, a list of `Vector`s: the whole query's,
         then one per clause of a query that asks for several things."""
@@ -713,43 +765,6 @@ class PostgresToolIndex(SharedToolIndexBase):
             lambda conn: conn.execute(statement, params).fetchall(),  # type: ignore[arg-type]
             "search",
             write=False,
-        )
-
-    def _hits(
-        self, held: CachedSet, rows: list[tuple[Any, ...]], query: Query
-    ) -> tuple[list[ToolHit], int]:
-        allowed = query.allowed
-        tools = held.toolset.tools
-        names = held.names
-        if self.mode == "vector":
-            found = [(names[row[5]], float(row[6])) for row in rows if row[5] in names]
-            found.sort(key=lambda hit: (-hit[1], hit[0]))
-            # Every tool with a vector is ranked: all of them match.
-            total = max(len(found), len(allowed) if allowed is not None else len(held))
-            return [ToolHit(name, score, tools[name].summary) for name, score in found], total
-        # Hybrid: the statement found each ranking's candidates; core fuses them.
-        similarity: dict[str, float] = {}
-        by_vector: list[tuple[str, float]] = []
-        by_keyword: list[tuple[str, float]] = []
-        for row in rows:
-            name = names.get(row[5]) if row[5] is not None else None
-            if name is None:
-                continue
-            similarity[name] = float(row[7]) if row[7] is not None else 0.0
-            if row[8]:
-                by_vector.append((name, similarity[name]))
-            if row[6] is not None:
-                by_keyword.append((name, float(row[6])))
-        by_vector.sort(key=lambda hit: (-hit[1], hit[0]))
-        by_keyword.sort(key=lambda hit: (-hit[1], hit[0]))
-        return fuse(
-            held.toolset,
-            query,
-            by_vector,
-            by_keyword,
-            self.options,
-            analyzer=self.analyzer,
-            similarities=lambda wanted: [similarity[name] for name in wanted],
         )
 
     # --- the protocol: writes --------------------------------------------------------------
