@@ -107,13 +107,23 @@ _QUICK_DEFINITIONS = 32
 # Rows a change adds to members and definitions before it checks whether the tables'
 # statistics are due (`_maintain`; the check is a round trip).
 _MAINTENANCE_ROWS = 32
-# Where a query keeps the rows of its statement (a set above `exact_limit`): the candidates
+# Where a query keeps what its statement found (a set above `exact_limit`): the candidates
 # core's ranking asks for come from one statement.
-_STATEMENT_ROWS = "_postgres_statement_rows"
+_STATEMENT = "_postgres_statement"
 
 
 class _NeedDefinitions(Exception):
     """A change needs many new definitions: written first, outside the lock."""
+
+
+@dataclass
+class _StatementCandidates:
+    """What one search statement found: each ranking's candidates, best first, and each
+    tool's cosine similarity to the query."""
+
+    by_vector: list[tuple[str, float]]
+    by_keyword: list[tuple[str, float]]
+    similarity: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -182,8 +192,7 @@ class PostgresToolIndex(SharedToolIndexBase):
         # In this process's memory: tools of sets read lately, and where sessions were.
         self._sets_cache = SetCache(opts.set_cache_tools)
         # Sets searched in this process (up to `exact_limit` tools): their postings, built
-        # once (their stored vectors are read once by the ranking part, `VectorRanking`);
-        # both go when the set leaves the cache.
+        # once, gone when the set is (their stored vectors are kept by the ranking part).
         self._set_terms: PerSet[SetTerms] = PerSet()
         # A larger set's density, measured once through the HNSW index.
         self._densities: PerSet[float | None] = PerSet()
@@ -242,7 +251,7 @@ class PostgresToolIndex(SharedToolIndexBase):
         # `_similarities`), from this process or from a statement, and checks the session
         # in `_search_set` before the part runs (so core does not call the part itself).
         self._vector_ranking: VectorRanking | None = None
-        self._asked = threading.local()  # per thread: the last statement's vectors and rows
+        self._asked = threading.local()  # per thread: the session searched, the last statement
         if self.embedder is not None and opts.mode != "keyword":
             assert cache is not None
             self._vector_ranking = VectorRanking(
@@ -505,17 +514,12 @@ class PostgresToolIndex(SharedToolIndexBase):
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         """Search the session's set in one statement, which also returns the set id and
         revision the session holds: another one than `toolset` is a `StaleSet`."""
-        set_id = uuid.UUID(hex=toolset.id)
-        held = self._sets_cache.get(set_id)
-        if held is None or held.revision != toolset.revision:
-            held = self._load(set_id)
-            if held is None or held.revision != toolset.revision:
-                raise StaleSet(query.session_id)
+        held = self._cached(toolset, query.session_id)
         keys = [held.keys[name] for name in query.allowed] if query.allowed is not None else None
         # Keyword mode, and vector modes on a set up to `exact_limit` tools, search in this
         # process (core's `SetTerms`, and `SetVectors`, its embeddings read once); the
         # statement checks the session's set. A larger set's vectors are searched by it.
-        in_process = self.mode == "keyword" or len(held) <= self.options.exact_limit
+        in_process = self.mode == "keyword" or self._in_process(held)
         vector = None if in_process else self._query_vectors(query.text)
         if not in_process:
             query.density = self._indexed_density(held)
@@ -531,7 +535,7 @@ class PostgresToolIndex(SharedToolIndexBase):
             return self._keyword_in_process(held, query)
         if not in_process:
             # The statement that checked the session found the whole query's candidates.
-            query.__dict__[_STATEMENT_ROWS] = rows
+            query.__dict__[_STATEMENT] = self._statement_candidates(held, rows)
         # A clause core's ranking searches is a query of its own, with no session: its
         # statement reads this one's.
         self._asked.session = query.session_id
@@ -540,32 +544,60 @@ class PostgresToolIndex(SharedToolIndexBase):
 
     # --- the candidates core's `VectorRanking` asks for --------------------------------
 
-    def _cached(self, toolset: ToolSet) -> CachedSet:
-        """The set being searched (`_search_set` loaded it into the cache)."""
-        held = self._sets_cache.get(uuid.UUID(hex=toolset.id))
+    def _cached(self, toolset: ToolSet, session_id: str = "") -> CachedSet:
+        """The set being searched, from this process's cache or read again; another
+        revision than `toolset`'s is a `StaleSet`."""
+        set_id = uuid.UUID(hex=toolset.id)
+        held = self._sets_cache.get(set_id)
         if held is None or held.revision != toolset.revision:
-            held = self._load(uuid.UUID(hex=toolset.id))
-        if held is None or held.revision != toolset.revision:
-            raise StaleSet("")
+            held = self._load(set_id)
+            if held is None or held.revision != toolset.revision:
+                raise StaleSet(session_id)
         return held
 
     def _in_process(self, held: CachedSet) -> bool:
+        """Whether a set is searched in this process (up to `exact_limit` tools)."""
         return len(held) <= self.options.exact_limit
 
-    def _statement_rows(
+    def _statement_candidates(
+        self, held: CachedSet, rows: list[tuple[Any, ...]]
+    ) -> _StatementCandidates:
+        """A statement's rows as the ranking part asks for them: each ranking's candidates,
+        best first (ties by name), and each tool's cosine similarity."""
+        names = held.names
+        found = _StatementCandidates([], [], {})
+        for row in rows:
+            name = names.get(row[5]) if row[5] is not None else None
+            if name is None:
+                continue
+            if self.mode == "vector":
+                found.similarity[name] = float(row[6])
+                found.by_vector.append((name, float(row[6])))
+                continue
+            found.similarity[name] = float(row[7]) if row[7] is not None else 0.0
+            if row[8]:
+                found.by_vector.append((name, found.similarity[name]))
+            if row[6] is not None:
+                found.by_keyword.append((name, float(row[6])))
+        found.by_vector.sort(key=lambda hit: (-hit[1], hit[0]))
+        found.by_keyword.sort(key=lambda hit: (-hit[1], hit[0]))
+        return found
+
+    def _statement(
         self, held: CachedSet, query: Query, vectors: Sequence[Any]
-    ) -> list[tuple[Any, ...]]:
-        """A set above `exact_limit`: the statement's rows for these query vectors (the
-        whole query's came with the session check; a clause's are asked here, once)."""
-        rows = query.__dict__.get(_STATEMENT_ROWS)
-        if rows is None:
+    ) -> _StatementCandidates:
+        """A set above `exact_limit`: the candidates its statement found for these query
+        vectors (the whole query's came with the session check; a clause's are asked
+        here, once)."""
+        found = query.__dict__.get(_STATEMENT)
+        if found is None:
             keys = [held.keys[n] for n in query.allowed] if query.allowed is not None else None
             vector = vectors[0] if len(vectors) == 1 else [Vector(v) for v in vectors]
             session = query.session_id or self._asked.session
             rows = self._query(session, query.text, query.limit, keys, vector)
-            query.__dict__[_STATEMENT_ROWS] = rows
-        self._asked.last = (vectors, rows)  # for `_similarities`, asked next of the same
-        return rows
+            found = query.__dict__[_STATEMENT] = self._statement_candidates(held, rows)
+        self._asked.last = (vectors, found)  # for `_similarities`, asked next of the same
+        return found
 
     def _vector_candidates(
         self, toolset: ToolSet, query: Query, vectors: Sequence[Any], limit: int
@@ -575,18 +607,7 @@ class PostgresToolIndex(SharedToolIndexBase):
         if self._in_process(held):
             return self._vector_ranking.nearest(toolset, query, vectors, limit)
         query.density = self._indexed_density(held)
-        names = held.names
-        found: list[tuple[str, float]] = []
-        for row in self._statement_rows(held, query, vectors):
-            name = names.get(row[5]) if row[5] is not None else None
-            if name is None:
-                continue
-            if self.mode == "vector":
-                found.append((name, float(row[6])))
-            elif row[8]:
-                found.append((name, float(row[7]) if row[7] is not None else 0.0))
-        found.sort(key=lambda hit: (-hit[1], hit[0]))
-        return found[:limit]
+        return self._statement(held, query, vectors).by_vector[:limit]
 
     def _keyword_candidates(self, toolset: ToolSet, query: Query, limit: int) -> Candidates:
         held = self._cached(toolset)
@@ -596,14 +617,7 @@ class PostgresToolIndex(SharedToolIndexBase):
             return terms.top(query.terms, limit, k1=opts.k1, b=opts.b, allowed=query.allowed)
         assert self._vector_ranking is not None
         vectors = self._vector_ranking.query_vectors(query)
-        names = held.names
-        found = [
-            (names[row[5]], float(row[6]))
-            for row in self._statement_rows(held, query, vectors)
-            if row[5] is not None and row[5] in names and row[6] is not None
-        ]
-        found.sort(key=lambda hit: (-hit[1], hit[0]))
-        return found[:limit]
+        return self._statement(held, query, vectors).by_keyword[:limit]
 
     def _similarities(
         self, toolset: ToolSet, names: list[str], vectors: Sequence[Any]
@@ -612,15 +626,9 @@ class PostgresToolIndex(SharedToolIndexBase):
         assert self._vector_ranking is not None
         if self._in_process(held):
             return self._vector_ranking.set_vectors(toolset).similarities(names, vectors)
-        # Asked after the candidates, with the same vectors: their statement's rows.
-        asked, rows = getattr(self._asked, "last", (None, []))
-        if asked is not vectors:
-            rows = []
-        similarity: dict[str, float] = {}
-        for row in rows:
-            name = held.names.get(row[5]) if row[5] is not None else None
-            if name is not None:
-                similarity[name] = float(row[7]) if row[7] is not None else 0.0
+        # Asked after the candidates, with the same vectors: their statement's.
+        asked, found = getattr(self._asked, "last", (None, None))
+        similarity = found.similarity if asked is vectors and found is not None else {}
         return [similarity.get(name, 0.0) for name in names]
 
     def _read_stored_vectors(self, toolset: ToolSet) -> SetVectors:

@@ -142,11 +142,10 @@ class TantivyToolIndex(ToolIndexBase):
         self._set_queries: dict[str, tantivy.Query] = {}
         # Per searcher (a commit makes a new one): each (set, term)'s scores over the set.
         self._scored: tuple[Any, PostingsMemo] = (None, PostingsMemo(_SCORED_POSTINGS))
-        # Per set: its tool names sorted, each name's place among them (and the places in
-        # order), and its documents' nums with each one's place (`_rows_of`).
+        # Per set: its tool names sorted, each name's place among them, and its documents'
+        # nums with each one's place (`_rows_of`).
         self._names: PerSet[list[str]] = PerSet()
         self._places: PerSet[dict[str, int]] = PerSet()
-        self._orders: PerSet[Any] = PerSet()
         self._rows: PerSet[tuple[Any, Any]] = PerSet()
         self._log: SessionLog | None = None
         self._drops: list[str] = []  # sets to delete once the sessions log is written
@@ -575,12 +574,10 @@ class TantivyToolIndex(ToolIndexBase):
             allowed = np.zeros(len(names), dtype=bool)
             allowed[[place[name] for name in query.allowed if name in place]] = True
         position = {term: at for at, term in enumerate(terms)}
-        # A tool's place among the names sorted is its tie order.
-        order = self._orders.get(toolset, lambda: np.arange(len(names)))
         places, values, total = rank_term_scores(
             postings,
             [[position[term] for term in row] for row in rows],
-            order,
+            np.arange(len(names)),  # a tool's place among the names sorted: its tie order
             query.limit,
             power=opts.query_coverage,
             allowed=allowed,
