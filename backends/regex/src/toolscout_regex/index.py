@@ -378,31 +378,29 @@ class RegexToolIndex(ToolIndexBase):
 
         count = len(compiled.refs)
         scores = np.zeros((len(rows), count))
-        matched = np.zeros(count, dtype=np.intp)
         power = self.options.query_coverage
         coverage = self.options.name_coverage_weight
         for row, terms in enumerate(rows):
             terms = self._capped(compiled, terms)
             summed = scores[row]
-            known = 0
-            for term in terms:
-                found = self._term_postings(compiled, term)
-                if found is None or not len(found[0]):
-                    continue
-                known += 1
-                docs, term_scores = found
-                summed[docs] += term_scores
-                if power > 0.0:
-                    matched[docs] += 1
+            found = [
+                postings
+                for postings in [self._term_postings(compiled, term) for term in terms]
+                if postings is not None and len(postings[0])
+            ]
+            known = len(found)
+            if found:
+                # One bincount per row, not an add per term: a term's postings hold each
+                # tool once, and the sums come out in the same order, so the same.
+                docs = np.concatenate([docs for docs, _ in found])
+                summed += np.bincount(docs, np.concatenate([s for _, s in found]), count)
             if power > 0.0 and known > 1:
                 # Core's coverage rule (`toolscout.coverage`), from the counts at hand: a
                 # tool that has most of what was asked beats one that has a rare word many
                 # times; the factor for 0..n words matched is looked up (a power per tool
                 # costs more than the rest of the search).
                 shares = (np.arange(known + 1) / known) ** power
-                summed *= shares[matched]
-            if power > 0.0 and known:
-                matched[:] = 0
+                summed *= shares[np.bincount(docs, minlength=count)]
             if coverage > 0.0:
                 # Tools whose name the query spells out in full ("magnetic field" for
                 # calculate_magnetic_field) beat tools that merely share a frequent word.
