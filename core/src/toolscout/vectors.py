@@ -401,7 +401,8 @@ class SetVectors:
     @property
     def matrix(self) -> Matrix:
         """The vectors as rows, one per tool (a view of `columns`)."""
-        return self.columns.T
+        rows: Matrix = self.columns.T
+        return rows
 
     @classmethod
     def of(cls, toolset: ToolSet, cache: EmbeddingCache, embedder: Embedder) -> SetVectors:
