@@ -133,18 +133,34 @@ def rank_by_clause(
     whole = scores[0]
     total = int(np.count_nonzero(whole)) if matched is None else matched
     first = _best_positions(whole, tie_order, limit)
-    if len(scores) < 2 or not len(first):
-        return first, whole[first], total
-    bar = CLAUSE_BAR * whole[first[min(CLAUSE_DEPTH, limit, len(first)) - 1]]
-    depth = clause_depth(limit)
-    lists = [list(zip(first.tolist(), whole[first].tolist(), strict=True))]
-    for row in scores[1:]:
-        found = _best_positions(row, tie_order, depth)
-        found = found[row[found] >= bar]
-        lists.append(list(zip(found.tolist(), row[found].tolist(), strict=True)))
+    clauses = []
+    if len(first):
+        depth = clause_depth(limit)
+        for row in scores[1:]:
+            found = _best_positions(row, tie_order, depth)
+            clauses.append((found, row[found]))
+    return _interleave_clauses((first, whole[first]), clauses, limit, total)
+
+
+def _interleave_clauses(
+    first: tuple[Any, Any], clauses: Sequence[tuple[Any, Any]], limit: int, total: int
+) -> tuple[Any, Any, int]:
+    """`rank_by_clause`'s page from each list's best (positions, scores), best first: the
+    whole query's `first` (at most `limit`), then each clause's (at most `clause_depth`),
+    of which the hits that clear the bar are interleaved after the whole query's."""
+    import numpy as np
+
+    positions, values = first
+    if not clauses or not len(positions):
+        return positions, values, total
+    bar = CLAUSE_BAR * values[min(CLAUSE_DEPTH, limit, len(positions)) - 1]
+    lists = [list(zip(positions.tolist(), values.tolist(), strict=True))]
+    for found, scores in clauses:
+        kept = scores >= bar
+        lists.append(list(zip(found[kept].tolist(), scores[kept].tolist(), strict=True)))
     merged = _interleave(lists, key=lambda pair: pair[0])[:limit]
-    positions = np.array([at for at, _ in merged], dtype=np.intp)
-    return positions, np.array([score for _, score in merged]), max(total, len(merged))
+    page = np.array([at for at, _ in merged], dtype=np.intp)
+    return page, np.array([score for _, score in merged]), max(total, len(merged))
 
 
 def rank_term_scores(
@@ -197,15 +213,21 @@ def rank_term_scores(
         summed *= allowed[candidates]
         covered *= allowed[candidates]
     matched = int(np.count_nonzero(summed[0]))
-    ranked = np.zeros_like(summed)
+    best = []  # each row's best (positions, scores), best first, as `rank_by_clause` ranks
     for row in range(len(rows)):
-        wanted = coverage_depth(limit if row == 0 else clause_depth(limit), power)
-        top = _best_positions(summed[row], ties, wanted)
-        ranked[row, top] = summed[row, top]
+        shown = limit if row == 0 else clause_depth(limit)
+        top = _best_positions(summed[row], ties, coverage_depth(shown, power))
+        values = summed[row, top]
         if power > 0.0 and known[row] >= 2 and len(top) >= 2:
-            weighed = summed[row, top] * (covered[row, top] / known[row]) ** power
-            ranked[row, top] = np.round(weighed, 6)  # as `by_coverage` reports them
-    page, scores, total = rank_by_clause(ranked, ties, limit, matched)
+            weighed = values * (covered[row, top] / known[row]) ** power
+            values = np.round(weighed, 6)  # as `by_coverage` reports them
+            top, values = top[values != 0], values[values != 0]
+            order = np.lexsort((ties[top], -values))
+            top, values = top[order], values[order]
+        best.append((top[:shown], values[:shown]))
+        if row == 0 and not len(top):
+            break  # nothing matches the whole query: no page
+    page, scores, total = _interleave_clauses(best[0], best[1:], limit, matched)
     return candidates[page], scores, total
 
 
