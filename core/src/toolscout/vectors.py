@@ -381,8 +381,9 @@ def density_of_neighbours(
 
 
 class SetVectors:
-    """A set's tools' vectors as rows of one float32 matrix, scaled to unit length, so the
-    cosine similarities to a query are one matrix product (exact, no index)."""
+    """A set's tools' vectors, scaled to unit length, as the columns of one float32
+    matrix, so the cosine similarities to a query are one matrix product (exact, no
+    index)."""
 
     __slots__ = ("_density", "columns", "names", "rows")
 
