@@ -221,7 +221,8 @@ def rank_term_scores(
         if power > 0.0 and known[row] >= 2 and len(top) >= 2:
             weighed = values * (covered[row, top] / known[row]) ** power
             values = np.round(weighed, 6)  # as `by_coverage` reports them
-            top, values = top[values != 0], values[values != 0]
+            kept = values != 0
+            top, values = top[kept], values[kept]
             order = np.lexsort((ties[top], -values))
             top, values = top[order], values[order]
         best.append((top[:shown], values[:shown]))

@@ -311,6 +311,9 @@ def _fill(
 # Matrix elements a query's product reads per BLAS call (`SetVectors._cosines`): more goes
 # to BLAS's worker threads, which cost more than the product on a busy machine.
 _SLICE = 262_144
+# Score-matrix elements per BLAS call when a set's density is measured (its sample of tools
+# against every tool): small enough for BLAS to stay on this thread, little memory.
+_DENSITY_SLICE = 131_072
 
 
 def _best(names: Sequence[str], scores: Any, limit: int, rows: Any) -> list[tuple[str, float]]:
@@ -434,9 +437,9 @@ class SetVectors:
             return None
         count = len(self.names)
         sample = np.array([self.rows[name] for name in density_sample(self.names)], np.intp)
-        queries = np.ascontiguousarray(self.matrix[sample].T)
+        queries = self.columns[:, sample]  # the sample's vectors, a column each
         nearest = np.full(len(sample), -np.inf, dtype=np.float32)
-        step = max(64, _SLICE // 2 // len(sample))  # in slices, as `_cosines` (little memory)
+        step = max(64, _DENSITY_SLICE // len(sample))
         for start in range(0, count, step):
             scores = self.matrix[start : start + step] @ queries
             # Not its own neighbour, nor a tool that does the same.

@@ -385,8 +385,9 @@ class RegexToolIndex(ToolIndexBase):
             summed = scores[row]
             found = [
                 postings
-                for postings in [self._term_postings(compiled, term) for term in terms]
-                if postings is not None and len(postings[0])
+                for term in terms
+                if (postings := self._term_postings(compiled, term)) is not None
+                and len(postings[0])
             ]
             known = len(found)
             if found:
