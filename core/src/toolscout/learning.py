@@ -93,6 +93,9 @@ MIN_CO_SESSIONS = 2
 CO_WEIGHT = 0.3
 #: How many of the first hits bring the tools they were used with.
 CO_DEPTH = 3
+#: The tools a tool brings at most, those it was used with most often: its companions,
+#: not every tool a few sessions happened to call beside it.
+CO_PARTNERS = 8
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,8 @@ class LearnedSet:
             for term in doc.terms:
                 rows.setdefault(term, []).append(row)
         self.postings = {term: np.array(found, dtype=np.intp) for term, found in rows.items()}
+        #: Each posting's weight in a query's dot product (its term's idf squared).
+        self.weights = {term: np.full(len(rows[term]), self.idf[term] ** 2) for term in rows}
         norms = [math.sqrt(sum(self.idf[t] ** 2 for t in doc.terms)) for doc in docs]
         self.doc_norm = np.array(norms) if norms else np.zeros(0)
         self.vectors: Any = None
@@ -146,62 +151,79 @@ class LearnedSet:
             matrix = cache.embed_documents(embedder, [doc.text for doc in docs])
             lengths = np.linalg.norm(matrix, axis=1, keepdims=True)
             self.vectors = (matrix / np.where(lengths > 0, lengths, 1.0)).astype(np.float32)
-        by_tool: dict[str, list[int]] = {}
+        # A tool's answered queries are consecutive rows (`answered_queries` sorts by tool).
+        self.tool_rows: dict[str, tuple[int, int]] = {}
         for row, doc in enumerate(docs):
-            by_tool.setdefault(doc.tool, []).append(row)
-        self.tool_docs = {name: np.array(rows, dtype=np.intp) for name, rows in by_tool.items()}
+            first, _end = self.tool_rows.get(doc.tool, (row, row))
+            self.tool_rows[doc.tool] = (first, row + 1)
 
     def __len__(self) -> int:
         return len(self.answered)
 
     def similarities(
         self, terms: Sequence[str], vector: Any = None, near: Sequence[str] = ()
-    ) -> Any:
-        """Each answered query's similarity to a query (its terms; its vector when the set
-        has vectors), 0 to 1. Past `FULL_SCAN` answered queries, vectors are compared only
-        for the `CANDIDATES` best by keywords and those of the tools `near` (the engine's
-        hits): a product with every row would cost more than the search itself."""
+    ) -> tuple[Any, Any]:
+        """The answered queries a query (its terms; its vector when the set has vectors) is
+        nearest, and their similarities, 0 to 1: `(rows, values)`, rows ascending. Up to
+        `FULL_SCAN` answered queries, every one; past it, vectors are compared only for the
+        `CANDIDATES` best by keywords and those of the tools `near` (the engine's hits),
+        since a product with every row would cost more than the search itself, and only
+        those are returned: any other is no nearer than each of the `CANDIDATES` best (its
+        similarity is its keyword share alone)."""
         import numpy as np
 
+        size = len(self.answered)
         query_norm = 0.0
-        rows: list[Any] = []
-        weights: list[Any] = []
+        known: list[str] = []
         for term in terms:
             weight = self.idf.get(term)
-            if weight is None:
-                query_norm += self.unknown_idf**2
-                continue
-            query_norm += weight**2
-            rows.append(self.postings[term])
-            weights.append(np.full(len(self.postings[term]), weight**2))
-        size = len(self.answered)
-        # Only the answered queries that share a word are scored by keywords: a request's
-        # words reach a few of them, and arithmetic over every row cost more than the search.
-        matched = np.zeros(0, dtype=np.intp)
-        keyword = np.zeros(0)
-        if rows and query_norm > 0:
-            dot = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=size)
-            matched = np.flatnonzero(dot)
-            keyword = dot[matched] / (math.sqrt(query_norm) * self.doc_norm[matched])
-        similarity = np.zeros(size)
-        length = float(np.linalg.norm(vector)) if vector is not None else 0.0
+            query_norm += (self.unknown_idf if weight is None else weight) ** 2
+            if weight is not None:
+                known.append(term)
+        # Keywords: only the answered queries that share a word score (a request's words
+        # reach a few of them), summed by one bincount over their postings.
+        dot: Any = None
+        scale = math.sqrt(query_norm)
+        if known and query_norm > 0:
+            postings = np.concatenate([self.postings[term] for term in known])
+            weights = np.concatenate([self.weights[term] for term in known])
+            dot = np.bincount(postings, weights, minlength=size)
+
+        def keyword(rows: Any) -> Any:
+            return np.zeros(len(rows)) if dot is None else dot[rows] / (scale * self.doc_norm[rows])
+
+        matched = np.zeros(0, dtype=np.intp) if dot is None else np.flatnonzero(dot > 0)
+        length = float(np.sqrt(vector.dot(vector))) if vector is not None else 0.0
         if self.vectors is None or length <= 0:
-            similarity[matched] = keyword
-            return similarity
-        similarity[matched] = KEYWORD_SHARE * keyword
+            return matched, keyword(matched)
         unit = (vector / length).astype(np.float32)
         if size <= FULL_SCAN:
-            compared: Any = slice(None)
+            rows, cosine = np.arange(size), self.vectors @ unit
         else:
             best = matched
             if len(matched) > CANDIDATES:
-                best = matched[np.argpartition(-keyword, CANDIDATES - 1)[:CANDIDATES]]
-            found = [best] + [self.tool_docs[name] for name in near if name in self.tool_docs]
-            compared = np.unique(np.concatenate(found))
-        cosine = self.vectors[compared] @ unit
-        semantic = np.clip((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0, 1.0)
-        similarity[compared] += (1.0 - KEYWORD_SHARE) * semantic
-        return similarity
+                best = matched[np.argpartition(-keyword(matched), CANDIDATES - 1)[:CANDIDATES]]
+            rows, cosine = self._cosines(
+                best, [self.tool_rows[n] for n in near if n in self.tool_rows], unit
+            )
+        # Rounded: two answered queries with the same text tie whichever kernel computed them.
+        cosine = np.round(cosine, 6)
+        semantic = np.minimum(np.maximum((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0), 1.0)
+        return rows, KEYWORD_SHARE * keyword(rows) + (1.0 - KEYWORD_SHARE) * semantic
+
+    def _cosines(self, rows: Any, spans: list[tuple[int, int]], unit: Any) -> tuple[Any, Any]:
+        """The cosines of `rows` and of the rows in `spans` (each row once, ascending): the
+        spans are read as slices, which costs a fraction of gathering their rows."""
+        import numpy as np
+
+        for first, end in spans:
+            rows = rows[(rows < first) | (rows >= end)]
+        cosine = np.concatenate(
+            [self.vectors[rows] @ unit] + [self.vectors[first:end] @ unit for first, end in spans]
+        )
+        rows = np.concatenate([rows] + [np.arange(first, end) for first, end in spans])
+        order = np.argsort(rows)
+        return rows[order], cosine[order]
 
     @cached_property
     def precision(self) -> list[float]:
@@ -219,14 +241,14 @@ class LearnedSet:
         for row in range(0, size, step):
             doc = self.answered[row]
             vector = self.vectors[row] if self.vectors is not None else None
-            similarity = self.similarities(sorted(doc.terms), vector)
-            similarity[row] = -1.0
-            nearest = int(np.argmax(similarity))
-            if similarity[nearest] <= 0:
+            rows, similarity = self.similarities(sorted(doc.terms), vector)
+            similarity[rows == row] = -1.0
+            if not len(rows) or similarity.max() <= 0:
                 continue
+            nearest = int(np.argmax(similarity))
             at = min(9, int(similarity[nearest] * 10))
             seen[at] += 1
-            hits[at] += self.doc_tool[nearest] == self.doc_tool[row]
+            hits[at] += self.doc_tool[rows[nearest]] == self.doc_tool[row]
         # Sparse bins borrow from the overall rate; then never falling with similarity.
         overall = (hits.sum() + 1) / (seen.sum() + 2)
         rates = (hits + PRIOR_WEIGHT * overall) / (seen + PRIOR_WEIGHT)
@@ -245,13 +267,17 @@ class LearnedSet:
 
         if not self.answered:
             return {}, {}
-        similarity = self.similarities(terms, vector, near)
-        count = min(NEIGHBOURS, len(similarity))
-        nearest = np.argpartition(-similarity, count - 1)[:count]
+        rows, similarity = self.similarities(terms, vector, near)
+        if len(rows) > NEIGHBOURS:
+            # The nearest, ties to the first rows: the same answer whatever the partition.
+            least = np.partition(similarity, len(rows) - NEIGHBOURS)[len(rows) - NEIGHBOURS]
+            nearer = np.flatnonzero(similarity > least)
+            tied = np.flatnonzero(similarity == least)[: NEIGHBOURS - len(nearer)]
+            nearest = np.concatenate((nearer, tied))
+            rows, similarity = rows[nearest], similarity[nearest]
         vote: dict[str, float] = {}
         best: dict[str, float] = {}
-        for row in nearest:
-            value = float(similarity[row])
+        for row, value in zip(rows.tolist(), similarity.tolist(), strict=True):
             if value <= 0.0:
                 continue
             tool = self.tool_names[self.doc_tool[row]]
@@ -317,9 +343,10 @@ def answered_queries(toolset: ToolSet, uses: Sequence[Use], analyzer: Analyzer) 
     return found
 
 
-def used_together(toolset: ToolSet, uses: Sequence[Use]) -> dict[str, dict[str, float]]:
+def used_together(toolset: ToolSet, uses: Sequence[Use]) -> dict[str, list[tuple[str, float]]]:
     """For each tool, the tools used successfully in the same sessions, in at least
-    `MIN_CO_SESSIONS` of them, each with the share of the tool's sessions it was in."""
+    `MIN_CO_SESSIONS` of them, each with the share of the tool's sessions it was in: the
+    `CO_PARTNERS` largest shares, largest first."""
     tools = toolset.tools
     by_session: dict[str, set[str]] = {}
     for use in uses:
@@ -337,10 +364,13 @@ def used_together(toolset: ToolSet, uses: Sequence[Use]) -> dict[str, dict[str, 
             for second in used:
                 if first != second:
                     pairs[(first, second)] = pairs.get((first, second), 0) + 1
-    together: dict[str, dict[str, float]] = {}
+    together: dict[str, list[tuple[str, float]]] = {}
     for (first, second), count in pairs.items():
         if count >= MIN_CO_SESSIONS:
-            together.setdefault(first, {})[second] = count / sessions_of[first]
+            together.setdefault(first, []).append((second, count / sessions_of[first]))
+    for partners in together.values():
+        partners.sort(key=lambda pair: (-pair[1], pair[0]))
+        del partners[CO_PARTNERS:]
     return together
 
 
@@ -493,7 +523,7 @@ class Learner:
         order = sorted(fused, key=lambda name: (-fused[name], name))
         if learned.used_with:
             for name in order[:CO_DEPTH]:
-                for other, share in learned.used_with.get(name, {}).items():
+                for other, share in learned.used_with.get(name, ()):
                     if query.allowed is None or other in query.allowed:
                         fused[other] = fused.get(other, 0.0) + CO_WEIGHT * share
             order = sorted(fused, key=lambda name: (-fused[name], name))
@@ -503,6 +533,8 @@ class Learner:
             order.remove(hits[0].name)
             order.insert(0, hits[0].name)
         order = order[: max(len(hits), query.limit)]
+        if order == [hit.name for hit in hits]:  # the engine's order stands
+            return hits, max(total, len(hits))
         # Scores stay where they were, by position: they descend, and a similarity floor
         # (core's hybrid ranking) is still one for the hits above it.
         scores = [hit.score for hit in hits] or [0.0]
@@ -599,9 +631,14 @@ def default_learner(index: Any, learn: bool | None = None) -> Learner | None:
 
 
 def store_beside(index: Any) -> UsageStore | None:
-    """For an index kept on disk (a `path` option), a usage store beside it:
-    `<path>.uses.jsonl`, read back by the next process that opens the index (None: the
-    index lives in memory, and so do its uses)."""
+    """The index's own usage store if it has one (`usage_store()`: a shared store's, e.g.
+    PostgreSQL's, which every worker shares); for an index kept on disk (a `path` option),
+    a usage store beside it: `<path>.uses.jsonl`, read back by the next process that opens
+    the index (None: the index lives in memory, and so do its uses)."""
+    own = getattr(index, "usage_store", None)
+    if callable(own):
+        store: UsageStore = own()
+        return store
     path = getattr(getattr(index, "options", None), "path", None)
     if not isinstance(path, str) or not path or path == ":memory:":
         return None
