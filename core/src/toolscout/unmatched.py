@@ -23,10 +23,34 @@ MAX_LISTED_WORDS = 5
 """Query words no tool contains that a result names."""
 _QUERY_WORD = re.compile(r"\w+")
 
+#: Words whose verdict a vocabulary keeps (then it forgets them all and starts again).
+MEMO_WORDS = 50_000
+
+
+class _Terms:
+    """The terms some tools contain, and the verdict on each query word asked of them so
+    far: a word's terms are worked out once per vocabulary, not once per query (a long
+    request has fifty words, most of them seen before)."""
+
+    __slots__ = ("terms", "verdicts")
+
+    def __init__(self, terms: frozenset[str]) -> None:
+        self.terms = terms
+        #: Each word asked so far: True when it means something none of the terms holds.
+        self.verdicts: dict[str, bool] = {}
+
+    def judge(self, word: str, analysis: Analyzer) -> bool:
+        """Whether `word` means something none of the terms holds, kept in `verdicts`."""
+        wanted = analysis.query_terms(word)
+        verdict = bool(wanted) and not any(term in self.terms for term in wanted)
+        if len(self.verdicts) >= MEMO_WORDS:
+            self.verdicts.clear()  # crude but bounded; a lost race recomputes
+        self.verdicts[word] = verdict
+        return verdict
+
+
 # Per index: (the session's set fingerprint) → the terms its tools contain.
-_vocabularies: weakref.WeakKeyDictionary[Any, dict[str, frozenset[str]]] = (
-    weakref.WeakKeyDictionary()
-)
+_vocabularies: weakref.WeakKeyDictionary[Any, dict[str, _Terms]] = weakref.WeakKeyDictionary()
 _vocabulary_lock = threading.Lock()
 
 
@@ -67,7 +91,7 @@ def reports_words(index: Any) -> bool:
 
 
 # Each set's vocabulary, by analysis, built on first use and dropped with the set.
-_set_vocabularies: PerSet[frozenset[str]] = PerSet()
+_set_vocabularies: PerSet[_Terms] = PerSet()
 
 
 def unmatched_in(
@@ -90,30 +114,37 @@ class Vocabulary:
     analyzer: `missing` is `unmatched_words` over those tools alone. Build it once per
     collection; a query then costs a look-up per word."""
 
-    __slots__ = ("analyzer", "terms")
+    __slots__ = ("_vocabulary", "analyzer")
 
     def __init__(self, tools: Iterable[ToolReference], analysis: Analyzer) -> None:
         self.analyzer = analysis
-        self.terms = _vocabulary(tools, analysis)
+        self._vocabulary = _vocabulary(tools, analysis)
+
+    @property
+    def terms(self) -> frozenset[str]:
+        return self._vocabulary.terms
 
     def missing(self, query: str) -> list[str]:
         """The words of `query` none of the tools contains, as the model wrote them."""
-        return _missing(query, self.terms, self.analyzer)
+        return _missing(query, self._vocabulary, self.analyzer)
 
 
-def _vocabulary(tools: Iterable[ToolReference], analysis: Analyzer) -> frozenset[str]:
+def _vocabulary(tools: Iterable[ToolReference], analysis: Analyzer) -> _Terms:
     terms: set[str] = set()
     for tool in tools:
         for field in analysis.tool_terms(tool).fields:
             terms.update(field)
-    return frozenset(terms)
+    return _Terms(frozenset(terms))
 
 
-def _missing(query: str, vocabulary: frozenset[str], analysis: Analyzer) -> list[str]:
+def _missing(query: str, vocabulary: _Terms, analysis: Analyzer) -> list[str]:
     missing = []
+    verdicts = vocabulary.verdicts
     for word in dict.fromkeys(_QUERY_WORD.findall(query)):
-        wanted = analysis.query_terms(word)
-        if wanted and not any(term in vocabulary for term in wanted):
+        lacks = verdicts.get(word)
+        if lacks is None:
+            lacks = vocabulary.judge(word, analysis)
+        if lacks:
             missing.append(word)
             if len(missing) == MAX_LISTED_WORDS:
                 break
