@@ -1,4 +1,5 @@
-"""`toolscout usage show | export | clear`: what a usage store on disk holds (docs/learning.md)."""
+"""`toolscout usage show | export | clear`: what a usage store holds (docs/learning.md): a
+file (`--path`), or a backend's own store (`--backend postgres -o dsn=...`)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,21 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from toolscout.usage import UsageStoreDamaged, Use, default_usage_path, read_uses, write_uses
+from toolscout.errors import ToolscoutError
+from toolscout.usage import (
+    FileUsageStore,
+    UsageStore,
+    UsageStoreDamaged,
+    Use,
+    default_usage_path,
+    read_uses,
+    write_uses,
+)
 
 __all__ = ["add_command"]
 
@@ -27,32 +39,126 @@ def add_command(commands: Any) -> None:
             metavar="FILE",
             help="the usage store (default: TOOLSCOUT_USAGE_PATH, else <cache>/usage/uses.jsonl)",
         )
+        parser.add_argument(
+            "--backend",
+            "-b",
+            metavar="NAME",
+            help="the usage store of this backend's index instead, opened with its config "
+            "and --option settings (e.g. -b postgres -o dsn=...)",
+        )
+        parser.add_argument(
+            "--option",
+            "-o",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="backend option on top of config (with --backend); repeatable; VALUE is "
+            "text, read as the option's type",
+        )
         parser.add_argument("--tenant", metavar="NAME", help="only this tenant's uses")
         parser.add_argument("--json", action="store_true", help="print JSON")
     show.set_defaults(handler=cmd_show)
     export.set_defaults(handler=cmd_export)
     clear.set_defaults(handler=cmd_clear)
-    usage.set_defaults(handler=cmd_show, json=False, path=None, tenant=None)
+    usage.set_defaults(
+        handler=cmd_show, json=False, path=None, tenant=None, backend=None, option=[]
+    )
 
 
 def _path(args: argparse.Namespace) -> Path:
     return Path(args.path).expanduser() if args.path else default_usage_path()
 
 
-def _uses(args: argparse.Namespace) -> list[Use] | None:
-    """The store's uses (of `--tenant`), or None after printing the damage as one line."""
+@contextmanager
+def _backend_store(args: argparse.Namespace) -> Iterator[UsageStore | None]:
+    """`--backend`'s usage store, closed afterwards: its class's `open_usage_store(**options)`
+    (a shared store, without opening the index), else the store beside its index
+    (`store_beside`). None without `--backend`, or when that store is a file: `args.path`
+    then names it."""
+    if args.backend is None:
+        yield None
+        return
+    if args.path:
+        raise ValueError("give --path or --backend, not both")
+    from toolscout.config import load_settings
+    from toolscout.plugins import registry
+
+    settings = load_settings()
+    cls = registry.backend(args.backend).cls
+    given = _options(args.option)
+    opener = getattr(cls, "open_usage_store", None)
+    if callable(opener):
+        store = opener(**{**settings.backend_options(args.backend), **given})
+        try:
+            yield store
+        finally:
+            store.close()
+        return
+    from toolscout.learning import store_beside
+    from toolscout.loading import load_index
+
+    index = load_index(args.backend, settings=settings, **given)
     try:
+        beside = store_beside(index)
+        if beside is None:
+            raise ToolscoutError(
+                f"backend {args.backend!r} keeps its uses in the process (an index in "
+                "memory), so there is no store to read: give it a `path` option, or --path"
+            )
+        if isinstance(beside, FileUsageStore):
+            args.path = str(beside.path)
+            yield None
+        else:
+            yield beside
+    finally:
+        close = getattr(index, "close", None)
+        if callable(close):
+            close()
+
+
+def _options(pairs: Sequence[str]) -> dict[str, str]:
+    """`--option KEY=VALUE` pairs, values as text: the backend's options model reads a
+    number or a boolean from it, as from config."""
+    from toolscout.redaction import redact_text
+
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(
+                f"--option expects KEY=VALUE (e.g. -o dsn=postgresql://...), got "
+                f"{redact_text(pair)!r}"
+            )
+        options[key.strip()] = value
+    return options
+
+
+def _uses(args: argparse.Namespace) -> tuple[str, list[Use]] | None:
+    """Where the store is and its uses (of `--tenant`), or None after printing the damage
+    as one line."""
+    try:
+        with _backend_store(args) as store:
+            if store is not None:
+                names = [args.tenant] if args.tenant is not None else store.tenants()
+                return str(store), [use for name in names for use in store.uses(name)]
         found = list(read_uses(_path(args)))
     except UsageStoreDamaged as error:
         sys.stderr.write(f"error: {error}\n")
         return None
-    return [use for use in found if args.tenant is None or use.tenant == args.tenant]
+    kept = [use for use in found if args.tenant is None or use.tenant == args.tenant]
+    return str(_path(args)), kept
+
+
+def _where(args: argparse.Namespace, where: str) -> dict[str, str]:
+    """The store as JSON names it: a file's `path`, a backend's `store`."""
+    return {"store": where} if args.backend is not None and not args.path else {"path": where}
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
-    uses = _uses(args)
-    if uses is None:
+    found = _uses(args)
+    if found is None:
         return 2
+    where, uses = found
     tenants: dict[str, dict[str, Any]] = {}
     for use in uses:
         entry = tenants.setdefault(
@@ -63,7 +169,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         entry["sessions"].add(use.session)
         entry["tools"][use.tool] += 1
     report: dict[str, Any] = {
-        "path": str(_path(args)),
+        **_where(args, where),
         "uses": len(uses),
         "tenants": {
             name: {
@@ -79,7 +185,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         out.write(json.dumps(report, indent=2) + "\n")
         return 0
-    out.write(f"usage store: {report['path']} ({len(uses):,} uses)\n")
+    out.write(f"usage store: {where} ({len(uses):,} uses)\n")
     for name, entry in report["tenants"].items():
         out.write(
             f"tenant {name}: {entry['uses']:,} uses ({entry['failed']:,} failed) in "
@@ -91,9 +197,10 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    uses = _uses(args)
-    if uses is None:
+    found = _uses(args)
+    if found is None:
         return 2
+    _, uses = found
     if args.json:
         out.write(json.dumps({"uses": [use.to_dict() for use in uses]}, indent=2) + "\n")
         return 0
@@ -103,6 +210,14 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_clear(args: argparse.Namespace, out: TextIO) -> int:
+    with _backend_store(args) as store:
+        if store is not None:
+            try:
+                forgotten = store.clear(args.tenant)
+            except UsageStoreDamaged as error:
+                sys.stderr.write(f"error: {error}\n")
+                return 2
+            return _cleared(args, out, str(store), forgotten)
     path = _path(args)
     if args.tenant is None:
         try:
@@ -111,16 +226,21 @@ def cmd_clear(args: argparse.Namespace, out: TextIO) -> int:
             forgotten = 0  # what a damaged file held is not known; it goes all the same
         path.unlink(missing_ok=True)
     else:
-        uses = _uses(argparse.Namespace(path=args.path, tenant=None))
-        if uses is None:
+        found = _uses(argparse.Namespace(path=str(path), tenant=None, backend=None))
+        if found is None:
             sys.stderr.write("  (clear the whole store, without --tenant, to start afresh)\n")
             return 2
+        uses = found[1]
         kept = [use for use in uses if use.tenant != args.tenant]
         forgotten = len(uses) - len(kept)
         if path.exists():
             write_uses(path, kept)
+    return _cleared(args, out, str(path), forgotten)
+
+
+def _cleared(args: argparse.Namespace, out: TextIO, where: str, forgotten: int) -> int:
     if args.json:
-        out.write(json.dumps({"path": str(path), "forgotten": forgotten}) + "\n")
+        out.write(json.dumps({**_where(args, where), "forgotten": forgotten}) + "\n")
     else:
-        out.write(f"forgot {forgotten:,} uses in {path}\n")
+        out.write(f"forgot {forgotten:,} uses in {where}\n")
     return 0

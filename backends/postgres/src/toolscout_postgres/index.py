@@ -31,7 +31,7 @@ This module holds the store: opening, connections, reads, search, writes and
 maintenance. The rest of the package: `schema` creates, migrates and checks the tables
 when an index opens, `sql` holds the statements (`sql.compile_statements` fills in the
 schema), `connection` the pool, `sets` the sets this process read, `vectors` pgvector's
-values for psycopg.
+values for psycopg, `usage` the uses learning from use reads (`usage_store`).
 """
 
 from __future__ import annotations
@@ -91,6 +91,8 @@ from toolscout_postgres.vectors import (
 if TYPE_CHECKING:
     import psycopg
     from toolscout.embedders import Embedder, EmbeddingCache
+
+    from toolscout_postgres.usage import PostgresUsageStore
 
 __all__ = ["DatabaseUnavailable", "PostgresToolIndex"]
 
@@ -207,6 +209,7 @@ class PostgresToolIndex(SharedToolIndexBase):
         # still names that object.
         self._keys: OrderedDict[int, tuple[weakref.ref[ToolReference], uuid.UUID]] = OrderedDict()
         self._keys_lock = threading.Lock()
+        self._usage: PostgresUsageStore | None = None
         if opts.dsn is None:
             raise ConfigError(
                 "backend 'postgres' needs a database: set the `dsn` option "
@@ -1116,6 +1119,31 @@ class PostgresToolIndex(SharedToolIndexBase):
                     )
 
             self._run(store, "write", write=True)
+
+    # --- uses ------------------------------------------------------------------------------
+
+    def usage_store(self) -> PostgresUsageStore:
+        """The uses of this schema, which every worker shares (`toolscout_postgres.usage`),
+        on this index's pool: the store `toolscout.learning.store_beside` gives a learner
+        of this index (learning is off unless switched on: `learn=True`)."""
+        with self._close_lock:
+            if self._closed or self._connections is None:
+                raise RuntimeError("this PostgresToolIndex is closed; create a new one")
+            if self._usage is None:
+                from toolscout_postgres.usage import PostgresUsageStore
+
+                self._usage = PostgresUsageStore(
+                    self._connections, dsn=self.dsn, schema=self.schema
+                )
+            return self._usage
+
+    @classmethod
+    def open_usage_store(cls, **options: Any) -> PostgresUsageStore:
+        """The uses of the index these options (`dsn`, `schema`) name, without opening it:
+        a store on a pool of its own, to close (`toolscout usage --backend postgres`)."""
+        from toolscout_postgres.usage import PostgresUsageStore
+
+        return PostgresUsageStore.open(**options)
 
     # --- lifecycle -------------------------------------------------------------------------
 

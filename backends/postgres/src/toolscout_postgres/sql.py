@@ -15,6 +15,9 @@ Tables (one schema per index):
   revision bumped by every change in place and the sums BM25 needs.
 - `members`: which definitions a set holds.
 - `sessions`: which set each session holds (a session holding nothing has no row).
+- `usage_tenants` and `uses`: the uses learning from use reads (`toolscout_postgres.usage`):
+  per tenant its version (bumped by every change of its uses), how many uses it keeps and
+  the number of its newest; each use numbered in its tenant's order.
 
 A session's search joins `sessions` → `sets` → `members` → `postings` in one statement,
 so whatever any worker last committed is what a search sees.
@@ -25,7 +28,7 @@ from __future__ import annotations
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "compile_statements"]
 
 #: The version of the tables this code reads and writes (`meta.schema_version`).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Statements that bring a schema from version N-1 to N, by N (1 creates it).
 MIGRATIONS: dict[int, list[str]] = {
@@ -82,6 +85,27 @@ MIGRATIONS: dict[int, list[str]] = {
         )""",
         "CREATE INDEX sessions_set ON {s}.sessions (set_id)",
     ],
+    # The uses learning from use reads: every worker's, one store (`usage.py`).
+    2: [
+        """CREATE TABLE {s}.usage_tenants (
+            tenant text PRIMARY KEY,
+            version bigint NOT NULL,
+            uses integer NOT NULL,
+            last_use bigint NOT NULL
+        )""",
+        """CREATE TABLE {s}.uses (
+            tenant text NOT NULL,
+            number bigint NOT NULL,
+            tool text NOT NULL,
+            definition text NOT NULL,
+            query text NOT NULL,
+            success boolean NOT NULL,
+            session text NOT NULL,
+            at float8 NOT NULL,
+            PRIMARY KEY (tenant, number)
+        )""",
+        "CREATE INDEX uses_tool ON {s}.uses (tenant, tool, number)",
+    ],
 }
 
 #: Adds vectors to a schema (run once, when an index with an embedder first opens it).
@@ -113,6 +137,62 @@ SET_META = (
     "INSERT INTO {s}.meta (key, value) VALUES (%s, %s) "
     "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"
 )
+
+# --- uses (`toolscout_postgres.usage`) ----------------------------------------------------
+
+#: A use's number, the tenant's row made or locked: writers of one tenant take turns until
+#: commit. Also the tenant's new version and how many uses it kept before.
+NUMBER_USE = """
+INSERT INTO {s}.usage_tenants AS t (tenant, version, uses, last_use)
+VALUES (%(tenant)s, 1, 0, 1)
+ON CONFLICT (tenant) DO UPDATE SET version = t.version + 1, last_use = t.last_use + 1
+RETURNING t.last_use, t.version, t.uses
+"""
+#: A tool recorded with another definition loses its older uses.
+DROP_OTHER_DEFINITION = """
+DELETE FROM {s}.uses
+WHERE tenant = %(tenant)s AND tool = %(tool)s AND definition <> %(definition)s
+"""
+ADD_USE = """
+INSERT INTO {s}.uses (tenant, number, tool, definition, query, success, session, at)
+VALUES (%(tenant)s, %(number)s, %(tool)s, %(definition)s, %(query)s, %(success)s,
+        %(session)s, %(at)s)
+"""
+#: The tool's uses past its newest `keep`.
+TRIM_TOOL = """
+DELETE FROM {s}.uses
+WHERE tenant = %(tenant)s AND tool = %(tool)s AND number <= (
+    SELECT number FROM {s}.uses WHERE tenant = %(tenant)s AND tool = %(tool)s
+    ORDER BY number DESC OFFSET %(keep)s LIMIT 1
+)
+"""
+#: The tenant's oldest `excess` uses.
+TRIM_TENANT = """
+DELETE FROM {s}.uses
+WHERE tenant = %(tenant)s AND number IN (
+    SELECT number FROM {s}.uses WHERE tenant = %(tenant)s ORDER BY number LIMIT %(excess)s
+)
+"""
+COUNT_USES = "UPDATE {s}.usage_tenants SET uses = %(uses)s WHERE tenant = %(tenant)s"
+USES = """
+SELECT query, tool, definition, success, session, tenant, at
+FROM {s}.uses WHERE tenant = %(tenant)s ORDER BY number
+"""
+USAGE_VERSION = "SELECT version FROM {s}.usage_tenants WHERE tenant = %(tenant)s"
+USAGE_TENANTS = "SELECT tenant FROM {s}.usage_tenants WHERE uses > 0"
+#: The tenants to clear (`tenant` NULL: every one), locked in one order (two clears of
+#: every tenant do not deadlock), their versions bumped.
+CLEAR_TENANTS = """
+WITH chosen AS (
+    SELECT tenant FROM {s}.usage_tenants
+    WHERE %(tenant)s::text IS NULL OR tenant = %(tenant)s
+    ORDER BY tenant FOR UPDATE
+)
+UPDATE {s}.usage_tenants t SET version = t.version + 1, uses = 0
+FROM chosen WHERE t.tenant = chosen.tenant
+RETURNING t.tenant
+"""
+CLEAR_USES = "DELETE FROM {s}.uses WHERE tenant = ANY(%(tenants)s::text[])"
 
 # --- writes ---------------------------------------------------------------------------
 
