@@ -68,11 +68,11 @@ def upstream_url() -> Iterator[str]:
 
 
 @asynccontextmanager
-async def gateway(config: Path, dsn: str, schema: str) -> AsyncIterator[ClientSession]:
+async def gateway(config: Path, dsn: str, schema: str, *flags: str) -> AsyncIterator[ClientSession]:
     """A gateway process over stdio on the postgres backend, and a client session to it."""
     args = ["-m", "toolscout.cli", "mcp", "serve", "--config", str(config)]
     args += ["--backend", "postgres", "--option", f"dsn={dsn}", "--option", f"schema={schema}"]
-    args += ["--shared-session", "replicas"]
+    args += ["--shared-session", "replicas", *flags]
     params = StdioServerParameters(command=sys.executable, args=args)
     async with (
         stdio_client(params) as (read, write),
@@ -144,3 +144,38 @@ async def test_a_tool_list_change_seen_by_one_gateway_is_found_through_the_other
         assert "install_plugin" in _found(
             await first.call_tool("search_tools", {"query": "install a plugin"})
         )
+
+
+async def test_replicas_that_learn_keep_their_uses_in_the_tables_they_share(
+    tmp_path: Path, dsn: str, schema: str, upstream_url: str
+) -> None:
+    from toolscout_postgres.index import PostgresToolIndex
+
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"plugins": {"url": upstream_url}}}))
+    async with AsyncExitStack() as stack:
+        first = await stack.enter_async_context(gateway(config, dsn, schema, "--learn"))
+        second = await stack.enter_async_context(gateway(config, dsn, schema, "--learn"))
+        assert (await _search_until(first, "install a plugin", "install_plugin"))[0] == (
+            "install_plugin"
+        )
+        arguments = {"tool_name": "secret_tool", "description": "Never recorded."}
+        installed = await first.call_tool(
+            "call_tool", {"name": "install_plugin", "arguments": arguments}
+        )
+        assert not installed.is_error, installed.content
+        found = _found(await second.call_tool("search_tools", {"query": "list the plugins"}))
+        assert "list_plugins" in found, found
+        listed = await second.call_tool("call_tool", {"name": "list_plugins", "arguments": {}})
+        assert not listed.is_error, listed.content
+    store = PostgresToolIndex.open_usage_store(dsn=dsn, schema=schema)
+    try:
+        uses = [use for tenant in store.tenants() for use in store.uses(tenant)]
+    finally:
+        store.close()
+    # Each replica recorded its own client's call, in the one store; never an argument.
+    assert sorted((use.tool, use.query, use.success) for use in uses) == [
+        ("install_plugin", "install a plugin", True),
+        ("list_plugins", "list the plugins", True),
+    ]
+    assert all("secret_tool" not in use.query for use in uses)

@@ -77,6 +77,27 @@ def test_an_unknown_backend_fails_before_any_server_starts(
     assert not marker.exists()
 
 
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        (["--learn"], "keeps this index in memory, so it has no usage store of its own"),
+        (["--learn", "--usage-store", "uses.jsonl"], "not both"),
+    ],
+)
+def test_learning_without_a_store_is_one_line_before_any_server_starts(
+    flags: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = tmp_path / "started"
+    config = write_config(
+        tmp_path / "servers.json",
+        {"x": {"command": sys.executable, "args": ["-c", f"open({str(marker)!r}, 'w')"]}},
+    )
+    assert main(["mcp", "serve", "--config", str(config), "--backend", "regex", *flags]) == 2
+    err = capsys.readouterr().err
+    assert len(error_lines(err)) == 1 and said in err
+    assert not marker.exists()
+
+
 def test_serve_help_documents_the_flags() -> None:
     done = subprocess.run(
         [str(BIN / "toolscout"), "mcp", "serve", "--help"],

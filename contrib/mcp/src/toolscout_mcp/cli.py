@@ -182,6 +182,13 @@ def add_commands(subparsers: Any) -> None:
         "learns as one tenant (docs/learning.md)",
     )
     serve.add_argument(
+        "--learn",
+        action="store_true",
+        help="learn from use as --usage-store does, keeping the uses in the index's own "
+        "store: the PostgreSQL tables every replica shares (-b postgres), or the file beside "
+        "an index on disk (-o path=...)",
+    )
+    serve.add_argument(
         "--shared-session",
         metavar="NAME",
         help="run as one of several gateway replicas on one shared index (e.g. postgres): "
@@ -417,7 +424,10 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     restart = _restart_policy(args)
     query_length = args.max_query_length or DEFAULT_MAX_QUERY_LENGTH
     settings = load_settings()
+    if args.learn and args.usage_store is not None:
+        raise ValueError("give --usage-store FILE or --learn (the index's own store), not both")
     backend, index = _open_index(args, settings)
+    usage = _index_usage_store(index, backend) if args.learn else _usage_store(args.usage_store)
     max_results = args.max_results or settings.max_results
     limit = max(settings.max_results_limit, max_results)
     loaded = args.max_loaded_tools or settings.max_loaded_tools
@@ -444,7 +454,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             max_query_length=query_length,
             access=access,
             principal=args.principal,
-            usage=_usage_store(args.usage_store),
+            usage=usage,
         )
         async with hub:
             _log(_summary(hub, backend))
@@ -624,3 +634,16 @@ def _usage_store(path: str | None) -> Any:
     from toolscout.usage import FileUsageStore
 
     return FileUsageStore(path)
+
+
+def _index_usage_store(index: Any, backend: str) -> Any:
+    """`--learn`: the index's own usage store (`toolscout.learning.store_beside`)."""
+    from toolscout.learning import store_beside
+
+    store = store_beside(index)
+    if store is None:
+        raise ValueError(
+            f"backend {backend!r} keeps this index in memory, so it has no usage store of its "
+            "own: give --usage-store FILE, or keep the index on disk (-o path=...)"
+        )
+    return store
