@@ -517,6 +517,12 @@ def test_an_option_without_equals_sign_is_rejected(
     assert_one_line_error(code, out, err, "KEY=VALUE", "'boost'")
 
 
+def test_an_option_without_equals_sign_never_echoes_a_password() -> None:
+    with pytest.raises(ValueError, match="KEY=VALUE") as raised:
+        parse_options(["postgresql://searcher:hunter2@db.internal/tools"])
+    assert "hunter2" not in str(raised.value)
+
+
 def test_option_helpers() -> None:
     assert parse_options(["a=1", "b=x=y", "a=2"]) == {"a": "2", "b": "x=y"}
     scoped = options_for(

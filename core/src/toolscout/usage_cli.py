@@ -7,11 +7,12 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
+from toolscout.cli_options import coerce_options, parse_options
 from toolscout.errors import ToolscoutError
 from toolscout.usage import (
     FileUsageStore,
@@ -53,7 +54,7 @@ def add_command(commands: Any) -> None:
             default=[],
             metavar="KEY=VALUE",
             help="backend option on top of config (with --backend); repeatable; VALUE is "
-            "text, read as the option's type",
+            "JSON when it parses",
         )
         parser.add_argument("--tenant", metavar="NAME", help="only this tenant's uses")
         parser.add_argument("--json", action="store_true", help="print JSON")
@@ -85,7 +86,8 @@ def _backend_store(args: argparse.Namespace) -> Iterator[UsageStore | None]:
 
     settings = load_settings()
     cls = registry.backend(args.backend).cls
-    given = _options(args.option)
+    model = getattr(cls, "Options", None)
+    given = coerce_options(parse_options(args.option), model if isinstance(model, type) else None)
     opener = getattr(cls, "open_usage_store", None)
     if callable(opener):
         store = opener(**{**settings.backend_options(args.backend), **given})
@@ -114,23 +116,6 @@ def _backend_store(args: argparse.Namespace) -> Iterator[UsageStore | None]:
         close = getattr(index, "close", None)
         if callable(close):
             close()
-
-
-def _options(pairs: Sequence[str]) -> dict[str, str]:
-    """`--option KEY=VALUE` pairs, values as text: the backend's options model reads a
-    number or a boolean from it, as from config."""
-    from toolscout.redaction import redact_text
-
-    options: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(
-                f"--option expects KEY=VALUE (e.g. -o dsn=postgresql://...), got "
-                f"{redact_text(pair)!r}"
-            )
-        options[key.strip()] = value
-    return options
 
 
 def _uses(args: argparse.Namespace) -> tuple[str, list[Use]] | None:

@@ -202,7 +202,7 @@ def _backend_options(
     pairs: Sequence[str], backends: Sequence[str] | None
 ) -> dict[str, dict[str, Any]]:
     """Options per backend name, typed by each backend's `Options` model as the CLI does."""
-    from toolscout.cli import coerce_options, options_for, parse_options
+    from toolscout.cli_options import coerce_options, options_for, parse_options
     from toolscout.plugins import registry
 
     from toolscout_bench.contenders import validate_options

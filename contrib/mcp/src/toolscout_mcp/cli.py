@@ -287,7 +287,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def _open_index(args: argparse.Namespace, settings: Any) -> tuple[str, Any]:
     """The configured (or `--backend`) index, built before any server is started."""
-    from toolscout.cli import coerce_options, parse_options
+    from toolscout.cli_options import coerce_options, parse_options
     from toolscout.loading import chosen_backend, load_index
     from toolscout.plugins import registry
 
