@@ -308,9 +308,9 @@ def _fill(
 # --- in-process search of one set -----------------------------------------------------
 
 
-# Matrix elements a query's product reads per BLAS call (`SetVectors._cosines`): more goes
-# to BLAS's worker threads, which cost more than the product on a busy machine.
-_SLICE = 262_144
+# Matrix elements a query vector's product reads per BLAS call (`SetVectors._cosines`):
+# few calls for a catalog, bounded work per call for a large one.
+_SLICE = 1 << 20
 # Score-matrix elements per BLAS call when a set's density is measured (its sample of tools
 # against every tool): small enough for BLAS to stay on this thread, little memory.
 _DENSITY_SLICE = 131_072
@@ -458,12 +458,14 @@ class SetVectors:
         columns = self.columns if rows is None else self.columns[:, rows]
         count = columns.shape[1]
         scores = np.empty((len(vectors), count), dtype=np.float32)
-        # In slices small enough that BLAS runs each on this thread: its worker threads
-        # cost more than the product (10x on a busy 2-core machine).
+        # One vector at a time (a matrix-vector product): with two query vectors or more, a
+        # matrix product first copies the tools' vectors into its own layout, which cost
+        # 2-3x the whole product (a Seal-Tools request's clauses).
         step = max(64, _SLICE // max(columns.shape[0], 1))
-        for start in range(0, count, step):
-            end = start + step
-            np.matmul(queries, columns[:, start:end], out=scores[:, start:end])
+        for row, query in enumerate(queries):
+            for start in range(0, count, step):
+                end = start + step
+                np.matmul(query, columns[:, start:end], out=scores[row, start:end])
         return scores[0] if len(vectors) == 1 else scores.max(axis=0)
 
     def cosines(self, vectors: Sequence[Matrix]) -> Any:
