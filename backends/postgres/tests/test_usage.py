@@ -29,7 +29,6 @@ from toolscout.learning import default_learner, learn_from, store_beside
 from toolscout.usage import (
     MAX_PER_TENANT,
     MAX_PER_TOOL,
-    FileUsageStore,
     MemoryUsageStore,
     UsageStore,
     UsageStoreDamaged,
@@ -408,21 +407,6 @@ def test_usage_takes_a_path_or_a_backend(capsys: pytest.CaptureFixture[str], dsn
         capsys, "show", "--path", "x.jsonl", "-b", "postgres", "-o", f"dsn={dsn}"
     )
     assert status == 2 and out == "" and "--path or --backend" in err
-
-
-def test_usage_of_a_backend_on_disk_reads_the_file_beside_its_index(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """A backend without a store of its own: the store beside its index (`store_beside`),
-    a file for an index on disk; none for one in memory."""
-    pytest.importorskip("toolscout_duckdb")
-    path = tmp_path / "tools.duckdb"
-    FileUsageStore(f"{path}.uses.jsonl").record(use("refund", 1))
-    status, out, _ = run(capsys, "show", "-b", "duckdb", "-o", f"path={path}", "--json")
-    assert status == 0 and json.loads(out)["path"] == f"{path}.uses.jsonl"
-    assert json.loads(out)["uses"] == 1
-    status, out, err = run(capsys, "show", "-b", "duckdb")
-    assert status == 2 and out == "" and "keeps its uses in the process" in err
 
 
 # --- no password in any message ----------------------------------------------------------------
