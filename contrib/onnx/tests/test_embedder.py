@@ -334,9 +334,11 @@ def test_int8_weights_are_close_to_float_and_have_their_own_model_id(
     assert path != float_path
     assert folder_size(path.parent) < folder_size(float_path.parent) * 0.7
     similarities = (minilm.embed(TEXTS) * minilm_float.embed(TEXTS)).sum(axis=1)
-    assert similarities.min() > 0.98
     texts = [bool(text) for text in TEXTS]
-    assert similarities[texts].min() > 0.99  # an empty text (two tokens) moves most
+    assert similarities[texts].min() > 0.99
+    # An empty text (two special tokens) moves most, and by the CPU's int8 kernels: 0.98
+    # or more with VNNI, 0.974 on AVX2 alone (whose products are summed differently).
+    assert similarities.min() > 0.97
 
 
 def test_an_unwritable_cache_directory_is_a_config_error_naming_the_fix(

@@ -112,7 +112,7 @@ def quantize_graph(model: onnx.ModelProto) -> onnx.ModelProto:
     (uint8 around 128), computed as the graph runs. Per-token scales keep a text's vector
     independent of the texts batched with it (padding included), and follow BERT's large
     activations better than one scale per tensor: on short queries the vectors keep a
-    cosine of 0.994 or more with float32 where ONNX Runtime's per-tensor dynamic
+    cosine of 0.992 or more with float32 where ONNX Runtime's per-tensor dynamic
     quantization fell to 0.98. Attention products and embedding tables stay float32.
 
     Each input is quantized once however many products read it (a layer's query, key and
