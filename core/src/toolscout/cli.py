@@ -39,7 +39,14 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from toolscout import __version__
-from toolscout.cli_options import coerce_options, options_for, parse_options, parse_value
+from toolscout.cli_options import (
+    add_option_argument,
+    coerce_options,
+    options_for,
+    options_model,
+    parse_options,
+    parse_value,
+)
 from toolscout.color import CHOICES as COLOR_CHOICES
 from toolscout.color import Style, wants_color
 from toolscout.errors import ToolscoutError
@@ -166,8 +173,7 @@ def _open_index(backend: str, options: Mapping[str, str], settings: Any) -> Any:
     from toolscout.loading import load_index
     from toolscout.plugins import registry
 
-    model = getattr(registry.backend(backend).cls, "Options", None)
-    values = coerce_options(options, model if isinstance(model, type) else None)
+    values = coerce_options(options, options_model(registry.backend(backend).cls))
     return load_index(backend, settings=settings, **values)
 
 
@@ -667,17 +673,6 @@ def _table(rows: Sequence[Sequence[str]]) -> str:
 # --- parser and entry point -----------------------------------------------------------------
 
 
-def _add_backend_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="backend option on top of config; repeatable; VALUE is JSON when it parses",
-    )
-
-
 def add_color_option(parser: argparse.ArgumentParser, top: bool = False) -> None:
     """`--color WHEN`; on a subcommand it is unset unless given, so that
     `toolscout --color never search ...` and `toolscout search ... --color never` agree."""
@@ -740,7 +735,7 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
         "--max-results", "-n", type=_positive_int, metavar="N", help="results (default: config)"
     )
     search.add_argument("--json", action="store_true", help="print JSON")
-    _add_backend_options(search)
+    add_option_argument(search)
     search.set_defaults(handler=cmd_search)
 
     demo = commands.add_parser("demo", help="run example searches on the demo catalog")
@@ -749,7 +744,7 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
         "--max-results", "-n", type=_positive_int, default=3, metavar="N", help="default 3"
     )
     demo.add_argument("--json", action="store_true", help="print JSON")
-    _add_backend_options(demo)
+    add_option_argument(demo)
     demo.set_defaults(handler=cmd_demo)
 
     evaluation = commands.add_parser("eval", help="score backends on a catalog and queries")
@@ -780,7 +775,7 @@ def build_parser(plugin_commands: bool = False) -> argparse.ArgumentParser:
         "tools count as called successfully after a search for its query (docs/learning.md)",
     )
     evaluation.add_argument("--json", action="store_true", help="print JSON")
-    _add_backend_options(evaluation)
+    add_option_argument(evaluation)
     evaluation.set_defaults(handler=cmd_eval)
     config = commands.add_parser(
         "config", help="show the effective settings and where each came from"

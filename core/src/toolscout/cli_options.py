@@ -4,6 +4,7 @@ beside it share this)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import PurePath
@@ -14,7 +15,24 @@ from toolscout.redaction import redact_text
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["coerce_options", "options_for", "parse_options", "parse_value"]
+__all__ = [
+    "add_option_argument",
+    "coerce_options",
+    "options_for",
+    "options_model",
+    "parse_options",
+    "parse_value",
+]
+
+#: What `--option` says of itself, unless a command says more.
+OPTION_HELP = "backend option on top of config; repeatable; VALUE is JSON when it parses"
+
+
+def add_option_argument(parser: argparse.ArgumentParser, help: str = OPTION_HELP) -> None:
+    """`--option KEY=VALUE` (`-o`), repeatable, as every command takes it."""
+    parser.add_argument(
+        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help=help
+    )
 
 
 def parse_value(text: str) -> Any:
@@ -64,6 +82,12 @@ def _wants_text(annotation: Any) -> bool:
         return all(isinstance(arg, str) for arg in get_args(annotation))
     args = [arg for arg in get_args(annotation) if arg is not type(None)]
     return bool(args) and all(_wants_text(arg) for arg in args)
+
+
+def options_model(backend: Any) -> type[BaseModel] | None:
+    """A backend class's `Options` model, which types its options (None: it has none)."""
+    model = getattr(backend, "Options", None)
+    return model if isinstance(model, type) else None
 
 
 def coerce_options(options: Mapping[str, str], model: type[BaseModel] | None) -> dict[str, Any]:

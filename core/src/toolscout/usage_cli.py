@@ -12,7 +12,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from toolscout.cli_options import coerce_options, parse_options
+from toolscout.cli_options import (
+    add_option_argument,
+    coerce_options,
+    options_model,
+    parse_options,
+)
 from toolscout.errors import ToolscoutError
 from toolscout.usage import (
     FileUsageStore,
@@ -47,12 +52,8 @@ def add_command(commands: Any) -> None:
             help="the usage store of this backend's index instead, opened with its config "
             "and --option settings (e.g. -b postgres -o dsn=...)",
         )
-        parser.add_argument(
-            "--option",
-            "-o",
-            action="append",
-            default=[],
-            metavar="KEY=VALUE",
+        add_option_argument(
+            parser,
             help="backend option on top of config (with --backend); repeatable; VALUE is "
             "JSON when it parses",
         )
@@ -86,8 +87,7 @@ def _backend_store(args: argparse.Namespace) -> Iterator[UsageStore | None]:
 
     settings = load_settings()
     cls = registry.backend(args.backend).cls
-    model = getattr(cls, "Options", None)
-    given = coerce_options(parse_options(args.option), model if isinstance(model, type) else None)
+    given = coerce_options(parse_options(args.option), options_model(cls))
     opener = getattr(cls, "open_usage_store", None)
     if callable(opener):
         store = opener(**{**settings.backend_options(args.backend), **given})

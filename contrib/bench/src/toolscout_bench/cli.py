@@ -202,7 +202,7 @@ def _backend_options(
     pairs: Sequence[str], backends: Sequence[str] | None
 ) -> dict[str, dict[str, Any]]:
     """Options per backend name, typed by each backend's `Options` model as the CLI does."""
-    from toolscout.cli_options import coerce_options, options_for, parse_options
+    from toolscout.cli_options import coerce_options, options_for, options_model, parse_options
     from toolscout.plugins import registry
 
     from toolscout_bench.contenders import validate_options
@@ -216,8 +216,7 @@ def _backend_options(
     for name in names:
         chosen = options_for(name, parsed, names)
         if chosen:
-            model = getattr(installed[name].cls, "Options", None)
-            options[name] = coerce_options(chosen, model if isinstance(model, type) else None)
+            options[name] = coerce_options(chosen, options_model(installed[name].cls))
             validate_options(name, options[name])
     return options
 

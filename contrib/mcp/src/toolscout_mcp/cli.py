@@ -75,20 +75,15 @@ def _add_config(parser: argparse.ArgumentParser, help: str) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
+    from toolscout.cli_options import add_option_argument  # light: the CLI's own
+
     _add_config(
         parser,
         'MCP servers in the {"mcpServers": {...}} format (claude_desktop_config.json works); '
         f"default: {' or '.join(DEFAULT_CONFIGS)} here",
     )
     parser.add_argument("--backend", "-b", metavar="NAME", help="search backend (default: config)")
-    parser.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="backend option on top of config; repeatable; VALUE is JSON when it parses",
-    )
+    add_option_argument(parser)
     parser.add_argument(
         "--always-namespace",
         action="store_true",
@@ -287,13 +282,13 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def _open_index(args: argparse.Namespace, settings: Any) -> tuple[str, Any]:
     """The configured (or `--backend`) index, built before any server is started."""
-    from toolscout.cli_options import coerce_options, parse_options
+    from toolscout.cli_options import coerce_options, options_model, parse_options
     from toolscout.loading import chosen_backend, load_index
     from toolscout.plugins import registry
 
     backend = args.backend or chosen_backend(settings)
-    model = getattr(registry.backend(backend).cls, "Options", None)
-    values = coerce_options(parse_options(args.option), model if isinstance(model, type) else None)
+    model = options_model(registry.backend(backend).cls)
+    values = coerce_options(parse_options(args.option), model)
     return backend, load_index(backend, settings=settings, **values)
 
 
