@@ -67,6 +67,14 @@ def upstream_url() -> Iterator[str]:
         process.wait(timeout=10)
 
 
+@pytest.fixture
+def servers(tmp_path: Path, upstream_url: str) -> Path:
+    """The servers file both gateways read: the one upstream."""
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"plugins": {"url": upstream_url}}}))
+    return config
+
+
 @asynccontextmanager
 async def gateway(config: Path, dsn: str, schema: str, *flags: str) -> AsyncIterator[ClientSession]:
     """A gateway process over stdio on the postgres backend, and a client session to it."""
@@ -104,13 +112,11 @@ async def _search_until(
 
 
 async def test_a_tool_list_change_seen_by_one_gateway_is_found_through_the_other(
-    tmp_path: Path, dsn: str, schema: str, upstream_url: str
+    servers: Path, dsn: str, schema: str
 ) -> None:
-    config = tmp_path / "servers.json"
-    config.write_text(json.dumps({"mcpServers": {"plugins": {"url": upstream_url}}}))
     async with AsyncExitStack() as stack:
-        first = await stack.enter_async_context(gateway(config, dsn, schema))
-        second = await stack.enter_async_context(gateway(config, dsn, schema))
+        first = await stack.enter_async_context(gateway(servers, dsn, schema))
+        second = await stack.enter_async_context(gateway(servers, dsn, schema))
         # Both gateways serve the upstream's tools from the one index.
         for client in (first, second):
             assert (await _search_until(client, "install a plugin", "install_plugin"))[0] == (
@@ -147,15 +153,13 @@ async def test_a_tool_list_change_seen_by_one_gateway_is_found_through_the_other
 
 
 async def test_replicas_that_learn_keep_their_uses_in_the_tables_they_share(
-    tmp_path: Path, dsn: str, schema: str, upstream_url: str
+    servers: Path, dsn: str, schema: str
 ) -> None:
     from toolscout_postgres.index import PostgresToolIndex
 
-    config = tmp_path / "servers.json"
-    config.write_text(json.dumps({"mcpServers": {"plugins": {"url": upstream_url}}}))
     async with AsyncExitStack() as stack:
-        first = await stack.enter_async_context(gateway(config, dsn, schema, "--learn"))
-        second = await stack.enter_async_context(gateway(config, dsn, schema, "--learn"))
+        first = await stack.enter_async_context(gateway(servers, dsn, schema, "--learn"))
+        second = await stack.enter_async_context(gateway(servers, dsn, schema, "--learn"))
         assert (await _search_until(first, "install a plugin", "install_plugin"))[0] == (
             "install_plugin"
         )
