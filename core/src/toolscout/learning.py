@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from toolscout.blas import one_thread
 from toolscout.toolsets import ToolSet
 from toolscout.types import ToolHit
 from toolscout.usage import DEFAULT_TENANT, MemoryUsageStore, UsageStore, Use, make_use
@@ -198,7 +199,8 @@ class LearnedSet:
             return matched, keyword(matched)
         unit = (vector / length).astype(np.float32)
         if size <= FULL_SCAN:
-            rows, cosine = np.arange(size), self.vectors @ unit
+            with one_thread():
+                rows, cosine = np.arange(size), self.vectors @ unit
         else:
             best = matched
             if len(matched) > CANDIDATES:
@@ -218,9 +220,11 @@ class LearnedSet:
 
         for first, end in spans:
             rows = rows[(rows < first) | (rows >= end)]
-        cosine = np.concatenate(
-            [self.vectors[rows] @ unit] + [self.vectors[first:end] @ unit for first, end in spans]
-        )
+        with one_thread():
+            cosine = np.concatenate(
+                [self.vectors[rows] @ unit]
+                + [self.vectors[first:end] @ unit for first, end in spans]
+            )
         rows = np.concatenate([rows] + [np.arange(first, end) for first, end in spans])
         order = np.argsort(rows)
         return rows[order], cosine[order]

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, model_validator
 
 from toolscout.analysis import Analyzer
+from toolscout.blas import one_thread
 from toolscout.clause_search import PostingsMemo, best_of_words
 from toolscout.options import EmbedderOptions
 from toolscout.query import Query
@@ -308,9 +309,6 @@ def _fill(
 # --- in-process search of one set -----------------------------------------------------
 
 
-# Matrix elements a query vector's product reads per BLAS call (`SetVectors._cosines`):
-# few calls for a catalog, bounded work per call for a large one.
-_SLICE = 1 << 20
 # Score-matrix elements per BLAS call when a set's density is measured (its sample of tools
 # against every tool): small enough for BLAS to stay on this thread, little memory.
 _DENSITY_SLICE = 131_072
@@ -456,16 +454,10 @@ class SetVectors:
         norms = np.linalg.norm(queries, axis=1, keepdims=True)
         queries = queries / np.maximum(norms, 1e-12)
         columns = self.columns if rows is None else self.columns[:, rows]
-        count = columns.shape[1]
-        scores = np.empty((len(vectors), count), dtype=np.float32)
-        # One vector at a time (a matrix-vector product): with two query vectors or more, a
-        # matrix product first copies the tools' vectors into its own layout, which cost
-        # 2-3x the whole product (a Seal-Tools request's clauses).
-        step = max(64, _SLICE // max(columns.shape[0], 1))
-        for row, query in enumerate(queries):
-            for start in range(0, count, step):
-                end = start + step
-                np.matmul(query, columns[:, start:end], out=scores[row, start:end])
+        # One product for every query vector (a request's clauses): on one thread, reading
+        # the tools' vectors is most of its cost, so four vectors cost about what one does.
+        with one_thread():
+            scores = queries @ columns
         return scores[0] if len(vectors) == 1 else scores.max(axis=0)
 
     def cosines(self, vectors: Sequence[Matrix]) -> Any:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 from toolscout import ConfigError
+from toolscout.blas import one_thread
 from toolscout.safetensors import read_safetensors
 
 from toolscout_static.tokenizer import Tokenizer
@@ -294,7 +295,9 @@ class StaticEmbedder:
             ids = tokenizer.encode(text, MAX_TOKENS)
             if ids:
                 count = len(ids)
-                np.divide(_sum(ones, weights.take(ids, axis=0)), count, out=out[row])
+                with one_thread():  # a text's rows are few: more threads would only wait
+                    total = _sum(ones, weights.take(ids, axis=0))
+                np.divide(total, count, out=out[row])
         return out
 
 
