@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from toolscout.blas import one_thread
 from toolscout.errors import CatalogError, ConfigError, ToolscoutError
 from toolscout.hookspecs import hookimpl
 from toolscout.index import (
@@ -57,6 +58,7 @@ __all__ = [
     "definition_key",
     "hookimpl",
     "merged_tools",
+    "one_thread",
     "use_wal",
 ]
 
