@@ -85,7 +85,7 @@ PER_TOOL = 64
 #: Answered queries past which vectors are compared with candidates only, and how many
 #: candidates by keywords.
 FULL_SCAN = 2048
-CANDIDATES = 128
+CANDIDATES = 64
 #: The engine's first hits whose tools' answered queries are compared by vector too.
 NEAR_HITS = 3
 #: Sessions that must have used two tools together before one is offered with the other.
@@ -199,8 +199,9 @@ class LearnedSet:
             return matched, keyword(matched)
         unit = (vector / length).astype(np.float32)
         if size <= FULL_SCAN:
+            rows = np.arange(size)
             with one_thread():
-                rows, cosine = np.arange(size), self.vectors @ unit
+                cosine = self.vectors @ unit
         else:
             best = matched
             if len(matched) > CANDIDATES:
@@ -214,20 +215,19 @@ class LearnedSet:
         return rows, KEYWORD_SHARE * keyword(rows) + (1.0 - KEYWORD_SHARE) * semantic
 
     def _cosines(self, rows: Any, spans: list[tuple[int, int]], unit: Any) -> tuple[Any, Any]:
-        """The cosines of `rows` and of the rows in `spans` (each row once, ascending): the
-        spans are read as slices, which costs a fraction of gathering their rows."""
+        """The cosines of `rows` and of the rows in `spans`, each row once, ascending."""
         import numpy as np
 
-        for first, end in spans:
-            rows = rows[(rows < first) | (rows >= end)]
+        if spans:
+            chosen = np.zeros(len(self.answered), dtype=bool)
+            chosen[rows] = True
+            for first, end in spans:
+                chosen[first:end] = True
+            rows = np.flatnonzero(chosen)
+        else:
+            rows = np.sort(rows)
         with one_thread():
-            cosine = np.concatenate(
-                [self.vectors[rows] @ unit]
-                + [self.vectors[first:end] @ unit for first, end in spans]
-            )
-        rows = np.concatenate([rows] + [np.arange(first, end) for first, end in spans])
-        order = np.argsort(rows)
-        return rows[order], cosine[order]
+            return rows, self.vectors[rows] @ unit
 
     @cached_property
     def precision(self) -> list[float]:
