@@ -3,7 +3,10 @@ setting back afterwards, also with searches side by side."""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,3 +80,42 @@ def test_searches_side_by_side_each_compute_on_one_thread() -> None:
     assert all(set(threads) == {1} for threads in seen)
     assert set(results) == {256.0}
     assert set(_threads()) == {2}  # and no thread kept BLAS on one thread
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork: POSIX only")
+def test_a_process_forked_inside_a_block_can_search() -> None:
+    inside = threading.Event()
+    leave = threading.Event()
+
+    def hold() -> None:
+        with one_thread():
+            inside.set()
+            leave.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    inside.wait(10)
+    try:
+        child = os.fork()
+        if child == 0:  # the child: a search's product, then out
+            code = 1
+            try:
+                with one_thread():
+                    np.ones((64, 64), dtype=np.float32) @ np.ones(64, dtype=np.float32)
+                code = 0
+            finally:
+                os._exit(code)
+        deadline = time.monotonic() + 20
+        while True:
+            done, status = os.waitpid(child, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(child, signal.SIGKILL)
+                os.waitpid(child, 0)
+                pytest.fail("the forked process waited forever for the BLAS lock")
+            time.sleep(0.01)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        leave.set()
+        holder.join()

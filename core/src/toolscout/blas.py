@@ -15,6 +15,7 @@ microseconds. The libraries are found by threadpoolctl, once.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,17 @@ __all__ = ["one_thread"]
 
 _lock = threading.RLock()  # a block inside a block of the same thread
 _libraries: list[Any] | None = None
+
+
+def _new_lock() -> None:
+    """A child process starts with a free lock: a fork in the middle of another thread's
+    block would leave the child's copy held forever (and BLAS on one thread, harmlessly)."""
+    global _lock
+    _lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which does not fork
+    os.register_at_fork(after_in_child=_new_lock)
 
 
 def _blas() -> list[Any]:
