@@ -38,7 +38,6 @@ NOT_RUN: dict[str, str] = {
     "advisor.md#1": "calls the OpenAI API (needs OPENAI_API_KEY)",
     "advisor.md#2": "fragment: `model`, `tools` and `index` come from the block above",
     "architecture.md#1": "fragment: a class outline with elided bodies",
-    "backends/index.md#1": "needs the BFCL evaluation data, which is not in the repository",
     "backends/postgres.md#1": "needs a PostgreSQL server with pgvector",
     "backends/postgres.md#2": "starts a PostgreSQL server (backends/postgres tests do)",
     "backends/postgres.md#3": "starts a PostgreSQL server (backends/postgres tests do)",
