@@ -67,11 +67,16 @@ def fresh_pip(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], dict
     venv.create(folder, with_pip=True)
     python = str(folder / ("Scripts" if sys.platform == "win32" else "bin") / "python")
     pip = [python, "-m", "pip", "--disable-pip-version-check"]
-    # The build backend once, so each dry run reads the local projects' metadata without
-    # setting up an isolated build environment per path.
-    # (editables: what hatchling builds an editable install with, `pip install -e`).
+    # The current pip, as `python -m venv --upgrade-deps` gives: the one a Python's
+    # ensurepip bundles can be years old, and resolves 2-3 times slower. The build backend
+    # once, so each dry run reads the local projects' metadata without setting up an
+    # isolated build environment per path (editables: what hatchling builds an editable
+    # install with, `pip install -e`).
     subprocess.run(
-        [*pip, "install", "--quiet", "hatchling", "editables"], env=env, check=True, timeout=600
+        [*pip, "install", "--quiet", "--upgrade", "pip", "hatchling", "editables"],
+        env=env,
+        check=True,
+        timeout=600,
     )
     return pip, env
 
