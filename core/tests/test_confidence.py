@@ -321,3 +321,16 @@ def test_a_models_fit_weighs_its_own_scale_and_density() -> None:
     # MiniLM's reference would already discount that density.
     minilm_reference = SimilarityFit(mpnet.model, REFERENCE_DENSITY)
     assert combine(0.2, 1.0, 0.4, minilm_reference, density=at) < undiscounted
+
+
+def test_a_query_weighed_again_is_remembered_and_the_memory_is_bounded() -> None:
+    from toolscout import confidence
+
+    profile = _profile(TOOLS)
+    terms = _terms("email the invoice")
+    first = profile.weigh(terms)
+    assert profile.weigh(list(terms)) is first  # a search weighs once for every hit
+    assert first == _profile(TOOLS).weigh(terms)  # what a new profile weighs
+    for number in range(confidence._WEIGHED + 10):
+        profile.weigh((f"word{number}",))
+    assert len(profile._weighed) <= confidence._WEIGHED

@@ -284,8 +284,25 @@ class CatalogProfile:
             at += 1
         return frozenset(found)
 
+    @cached_property
+    def _weighed(self) -> dict[tuple[str, ...], WeighedQuery]:
+        """Queries weighed lately (a search weighs its terms for each hit's confidence and
+        for the answer's): a plain dict shared by threads, where a lost race only weighs
+        again."""
+        return {}
+
     def weigh(self, query_terms: Sequence[str]) -> WeighedQuery:
-        """The query's distinct terms weighed against this set, once per search."""
+        """The query's distinct terms weighed against this set (remembered for the last
+        `_WEIGHED` queries)."""
+        key = tuple(query_terms)
+        found = self._weighed.get(key)
+        if found is None:
+            if len(self._weighed) >= _WEIGHED:
+                self._weighed.clear()
+            found = self._weighed[key] = self._weigh(key)
+        return found
+
+    def _weigh(self, query_terms: Sequence[str]) -> WeighedQuery:
         exact: list[tuple[str, float]] = []
         prefixes: list[tuple[frozenset[str], float]] = []
         total = known = 0.0
@@ -301,7 +318,10 @@ class CatalogProfile:
             if completions:
                 prefixes.append((completions, self.unknown))
                 known += self.unknown
-        return WeighedQuery(exact, prefixes, total, known / total if total > 0 else 0.0)
+        # Tuples: a weighed query is shared by the searches that ask it again.
+        return WeighedQuery(
+            tuple(exact), tuple(prefixes), total, known / total if total > 0 else 0.0
+        )
 
     def coverage(self, query_terms: Sequence[str], name: str) -> float:
         """The weighted share of `query_terms` (distinct) that tool `name` contains, 0 to 1."""
@@ -321,6 +341,8 @@ class CatalogProfile:
 
 # Completions looked at per query word (a prefix such as `data` may begin hundreds).
 _MAX_COMPLETIONS = 64
+# Weighed queries a profile remembers (`CatalogProfile.weigh`).
+_WEIGHED = 256
 
 
 @dataclass(frozen=True)

@@ -698,16 +698,23 @@ class EmbeddingCache:
 
 
 def query_vectors(
-    cache: EmbeddingCache, embedder: Embedder, text: str, *, split: bool
+    cache: EmbeddingCache,
+    embedder: Embedder,
+    text: str,
+    *,
+    split: bool,
+    parts: Sequence[str] | None = None,
 ) -> list[Matrix]:
     """The query's vector, then, with `split`, one per clause of a query that asks for
-    several things (`toolscout.analysis.clauses`): a clause finds the tool for its own
-    step, which the whole query's vector, an average of every step, ranks low."""
+    several things (`toolscout.analysis.clauses`, or `parts` when the caller has them):
+    a clause finds the tool for its own step, which the whole query's vector, an average
+    of every step, ranks low."""
     texts = [text]
     if split:
-        from toolscout.analysis import clauses
+        if parts is None:
+            from toolscout.analysis import clauses
 
-        parts = clauses(text)
+            parts = clauses(text)
         if len(parts) > 1:
             texts += parts
     return cache.embed_queries(embedder, texts)

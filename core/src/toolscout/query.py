@@ -17,7 +17,16 @@ class Query:
     `terms` is computed on first use, so an engine that does not need it pays nothing.
     """
 
-    __slots__ = ("__dict__", "_analyzer", "allowed", "limit", "named", "session_id", "text")
+    __slots__ = (
+        "__dict__",
+        "_analyzer",
+        "_origin",
+        "allowed",
+        "limit",
+        "named",
+        "session_id",
+        "text",
+    )
 
     def __init__(
         self,
@@ -53,10 +62,15 @@ class Query:
         #: holds the set core resolved (an in-process engine needs only the set).
         self.session_id = session_id
         self._analyzer = analyzer
+        # The search this one asks again with another limit (`with_limit`): the same text,
+        # analysed once for both.
+        self._origin: Query | None = None
 
     @cached_property
     def terms(self) -> tuple[str, ...]:
         """The query's terms, by the index's analyzer, in order, without repeats."""
+        if self._origin is not None:
+            return self._origin.terms
         return tuple(dict.fromkeys(self._analyzer.query_terms(self.text)))
 
     @property
@@ -66,8 +80,9 @@ class Query:
 
     def with_limit(self, limit: int) -> Query:
         """The same search asking for `limit` hits (what core's hybrid ranking asks an
-        engine for: its candidates)."""
-        return Query(
+        engine for: its candidates). Its `terms` and `clauses` are this one's, analysed
+        once for both (an analysis costs a tenth of a keyword search)."""
+        other = Query(
             self.text,
             limit,
             analyzer=self._analyzer,
@@ -75,9 +90,13 @@ class Query:
             allowed=self.allowed,
             session_id=self.session_id,
         )
+        other._origin = self
+        return other
 
     @cached_property
     def clauses(self) -> list[str]:
         """The steps of a query that asks for several things, in order
         (`toolscout.analysis.clauses`; fewer than two: the query is one step)."""
+        if self._origin is not None:
+            return self._origin.clauses
         return clauses(self.text)

@@ -167,7 +167,9 @@ class HybridRanking:
         if candidates.exact:
             query.exact = True
             return keyword_hits[: query.limit], keyword_total
-        vectors = query_vectors(self.cache, self.embedder, query.text, split=options.split_query)
+        vectors = query_vectors(
+            self.cache, self.embedder, query.text, split=options.split_query, parts=query.clauses
+        )
         found = self.set_vectors(toolset)
         query.density = found.density(toolset.tools)
         cosines = found.cosines(vectors)  # one product for the set, read twice below
@@ -251,7 +253,8 @@ class VectorRanking:
         from toolscout.embedders import query_vectors
 
         split = self.options.split_query if split is None else split
-        return query_vectors(self.cache, self.embedder, query.text, split=split)
+        parts = query.clauses if split else None
+        return query_vectors(self.cache, self.embedder, query.text, split=split, parts=parts)
 
     # --- search ------------------------------------------------------------------------
 
