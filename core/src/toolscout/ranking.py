@@ -167,9 +167,9 @@ class HybridRanking:
         if candidates.exact:
             query.exact = True
             return keyword_hits[: query.limit], keyword_total
-        vectors = query_vectors(
-            self.cache, self.embedder, query.text, split=options.split_query, parts=query.clauses
-        )
+        split = options.split_query
+        parts = query.clauses if split else None  # split once: the engine may have already
+        vectors = query_vectors(self.cache, self.embedder, query.text, split=split, parts=parts)
         found = self.set_vectors(toolset)
         query.density = found.density(toolset.tools)
         cosines = found.cosines(vectors)  # one product for the set, read twice below
