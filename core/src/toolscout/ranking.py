@@ -168,7 +168,7 @@ class HybridRanking:
             query.exact = True
             return keyword_hits[: query.limit], keyword_total
         split = options.split_query
-        parts = query.clauses if split else None  # split once: the engine may have already
+        parts = query.clauses if split else None  # split once, for the engine and here
         vectors = query_vectors(self.cache, self.embedder, query.text, split=split, parts=parts)
         found = self.set_vectors(toolset)
         query.density = found.density(toolset.tools)
