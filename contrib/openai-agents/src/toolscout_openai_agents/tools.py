@@ -125,7 +125,7 @@ class ToolscoutTools:
             is_enabled=self.catalog.search_on,
         )
         self.wrapped = [self._wrap(tool) for tool in tools]
-        self._runs: dict[int, tuple[weakref.ref[Any], list[str]]] = {}
+        self._runs: dict[int, _Run] = {}
         self._sessions: OrderedDict[str, list[str]] = OrderedDict()
         self._lock = threading.Lock()
         self.hooks = ToolscoutHooks(self)
@@ -150,8 +150,8 @@ class ToolscoutTools:
         recent `max_loaded_tools`."""
         session = self._remembered_session(context)
         with self._lock:
-            entry = self._runs.get(id(context.usage))
-            names = [] if entry is None or entry[0]() is not context.usage else entry[1]
+            run = self._runs.get(id(context.usage))
+            names = [] if run is None or run.usage() is not context.usage else run.loaded
             if session is not None:
                 names = merge_loaded(self._sessions.get(session, ()), names, 0)
             return names[-self.scout.max_loaded_tools :]
@@ -213,25 +213,48 @@ class ToolscoutTools:
         except json.JSONDecodeError:
             parsed = None
         session = self._session(context)
-        outcome = await asyncio.to_thread(self.scout.search, session, self.catalog, parsed)
-        if outcome.names:
-            self._remember(context, [self.catalog.tool_name(n) for n in outcome.names])
+        # The SDK runs a turn's tool calls concurrently and starts them in the model's
+        # order: the ticket, taken before the first await, keeps that order for the loads.
+        ticket = self._ticket(context)
+        names: list[str] = []
+        try:
+            outcome = await asyncio.to_thread(self.scout.search, session, self.catalog, parsed)
+            names = [self.catalog.tool_name(n) for n in outcome.names]
+        finally:
+            self._remember(context, ticket, names)
         return outcome.text
 
-    def _remember(self, context: RunContextWrapper[Any], names: Sequence[str]) -> None:
-        usage = context.usage
+    def _run(self, usage: Any) -> _Run:
         key = id(usage)
+        run = self._runs.get(key)
+        if run is None or run.usage() is not usage:
+            run = self._runs[key] = _Run(weakref.ref(usage, lambda _: self._forget(key)))
+        return run
+
+    def _ticket(self, context: RunContextWrapper[Any]) -> int:
+        with self._lock:
+            run = self._run(context.usage)
+            run.issued += 1
+            return run.issued - 1
+
+    def _remember(self, context: RunContextWrapper[Any], ticket: int, names: list[str]) -> None:
+        """Loads a search's tools once every search started before it has loaded its own,
+        so the newest tools are those of the model's last search, whichever finished last."""
         session = self._remembered_session(context)
         with self._lock:
-            entry = self._runs.get(key)
-            if entry is None or entry[0]() is not usage:
-                entry = (weakref.ref(usage, lambda _: self._forget(key)), [])
-            self._runs[key] = (entry[0], merge_loaded(entry[1], names, 0))
-            if session is not None:
-                self._sessions[session] = merge_loaded(self._sessions.get(session, ()), names, 0)
-                self._sessions.move_to_end(session)
-                while len(self._sessions) > _REMEMBERED:
-                    self._sessions.popitem(last=False)
+            run = self._run(context.usage)
+            run.finished[ticket] = names
+            while run.merged in run.finished:
+                found = run.finished.pop(run.merged)
+                run.merged += 1
+                run.loaded = merge_loaded(run.loaded, found, 0)
+                if session is not None and found:
+                    self._sessions[session] = merge_loaded(
+                        self._sessions.get(session, ()), found, 0
+                    )
+                    self._sessions.move_to_end(session)
+                    while len(self._sessions) > _REMEMBERED:
+                        self._sessions.popitem(last=False)
 
     def _remembered_session(self, context: RunContextWrapper[Any]) -> str | None:
         """The session whose found tools outlive a run (None: the default, shared one)."""
@@ -239,8 +262,8 @@ class ToolscoutTools:
 
     def _forget(self, key: int) -> None:
         with self._lock:
-            entry = self._runs.get(key)
-            if entry is not None and entry[0]() is None:
+            run = self._runs.get(key)
+            if run is not None and run.usage() is None:
                 del self._runs[key]
 
     def _session(self, context: RunContextWrapper[Any]) -> str:
@@ -249,6 +272,19 @@ class ToolscoutTools:
         if isinstance(self.session_id, str):
             return self.session_id
         return str(self.session_id(context))
+
+
+class _Run:
+    """A run's found tools; searches load in the order they started (their tickets)."""
+
+    __slots__ = ("finished", "issued", "loaded", "merged", "usage")
+
+    def __init__(self, usage: weakref.ref[Any]) -> None:
+        self.usage = usage
+        self.loaded: list[str] = []
+        self.issued = 0  # tickets handed out
+        self.merged = 0  # the next ticket to load
+        self.finished: dict[int, list[str]] = {}  # finished out of order, not loaded yet
 
 
 class ToolscoutHooks(RunHooks[Any]):
