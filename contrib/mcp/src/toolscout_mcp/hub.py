@@ -540,24 +540,37 @@ class McpToolHub:
         complete, so a search running meanwhile sees the old tools, never a half-built set.
         """
         async with self._reindex_lock:
-            tools, by_server, collisions = self._collect()
-            listed = {u.name: u.tools for u in self.upstreams.values() if u.state == "ready"}
-            session = self.shared_session or f"{self.session_prefix}-{next(self._generation)}"
-            references = [tool.reference for tool in tools.values()]
-            start = anyio.current_time()
-            await anyio.to_thread.run_sync(self._fill, session, references)
-            self.index_ms = (anyio.current_time() - start) * 1000.0
-            old = self._view
-            for name, tool in old.tools.items():
-                if name not in tools and self.upstreams[tool.server].state != "ready":
-                    self._orphans[name] = tool
-            for name in tools:
-                self._orphans.pop(name, None)
-            self._view = _View(session, tools, by_server, listed)
-            self._version += 1
-            self.collisions = collisions
-            if old.session is not None and old.session != session:
-                await anyio.to_thread.run_sync(self.index.clear_index, old.session)
+            await self._rebuild()
+
+    async def _catch_up(self) -> None:
+        """Reindex if a ready server lists tools the view was not built from: a restarted
+        server is ready a moment before its own reindex has run. A reindex that ran while
+        this one waited for the lock is enough."""
+        if self._behind():
+            async with self._reindex_lock:
+                if self._behind():
+                    await self._rebuild()
+
+    async def _rebuild(self) -> None:
+        """`reindex` under its lock."""
+        tools, by_server, collisions = self._collect()
+        listed = {u.name: u.tools for u in self.upstreams.values() if u.state == "ready"}
+        session = self.shared_session or f"{self.session_prefix}-{next(self._generation)}"
+        references = [tool.reference for tool in tools.values()]
+        start = anyio.current_time()
+        await anyio.to_thread.run_sync(self._fill, session, references)
+        self.index_ms = (anyio.current_time() - start) * 1000.0
+        old = self._view
+        for name, tool in old.tools.items():
+            if name not in tools and self.upstreams[tool.server].state != "ready":
+                self._orphans[name] = tool
+        for name in tools:
+            self._orphans.pop(name, None)
+        self._view = _View(session, tools, by_server, listed)
+        self._version += 1
+        self.collisions = collisions
+        if old.session is not None and old.session != session:
+            await anyio.to_thread.run_sync(self.index.clear_index, old.session)
 
     # --- search and call ---------------------------------------------------------------
 
@@ -634,6 +647,7 @@ class McpToolHub:
             raise ValueError(
                 f"unknown server {quote_value(server)}; configured: {', '.join(known)}"
             )
+        await self._catch_up()  # a server just came back: its tools are searched too
         view = self._view
         if view.session is None or not view.tools:
             return [], 0, None
@@ -695,7 +709,7 @@ class McpToolHub:
         except UnknownTool:
             if not self._behind():
                 raise
-        await self.reindex()
+        await self._catch_up()
         return self.get(name, grant)
 
     def _behind(self) -> bool:
