@@ -29,6 +29,7 @@ from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.filters import matches
 from toolscout.learning import learned_confidence, learned_ranking
 from toolscout.query import Query
+from toolscout.ranking import KeywordHits
 from toolscout.toolsets import SessionLedger, StoredState, ToolSet
 from toolscout.types import (
     BELOW_CONFIDENCE,
@@ -525,6 +526,14 @@ class IndexChores(ABC):
         Called without a lock: a set dropped meanwhile may answer with no hits; a shared
         store raises `StaleSet` when the session no longer holds this set or revision.
         """
+
+    def _keyword_hits(self, toolset: ToolSet, query: Query) -> KeywordHits:
+        """`_search_set`'s answer as its hits' names and scores, best first, and how many
+        tools matched: all that core's hybrid ranking reads of a keyword engine. An engine
+        that ranks tools by position answers it without a `ToolHit` per candidate (50 for
+        a search, about 70 µs)."""
+        hits, total = self._search_set(toolset, query)
+        return KeywordHits([hit.name for hit in hits], [hit.score for hit in hits], total)
 
     def _writing(self) -> AbstractContextManager[object]:
         """A context around every write (default: none). An engine that batches work per

@@ -7,11 +7,12 @@ A keyword backend (regex, tantivy, duckdb, or a third party's on `ToolIndexBase`
 `SharedToolIndexBase` whose options subclass `KeywordOptions`) gets an embedder by its
 `embedder` option: by default the one configured, else `static` when toolscout-static is
 installed (word vectors: a query costs microseconds to embed), `none` for keywords only.
-The engine is asked for its keyword candidates as always (`_search_set`); this part adds
-the set's nearest tools by vector (`toolscout.vectors.SetVectors`, built from the shared
-embedding cache on a set's first search), fuses both (`fuse_by_rank`) and reports each
-hit's similarity floor, so core's similarity confidence (`toolscout.confidence`) judges
-the answer: on a catalog it was never tuned on it still says "nothing fits".
+The engine is asked for its keyword candidates (`_keyword_hits`: by default, the names of
+`_search_set`'s hits); this part adds the set's nearest tools by vector
+(`toolscout.vectors.SetVectors`, built from the shared embedding cache on a set's first
+search), fuses both (`fuse_by_rank`) and reports each hit's similarity floor, so core's
+similarity confidence (`toolscout.confidence`) judges the answer: on a catalog it was
+never tuned on it still says "nothing fits".
 
 The fusion's constants were tuned on ../shared/eval BFCL with the regex backend and the
 static embedder, and confirmed on MetaTool and Seal-Tools (docs/ranking.md).
@@ -23,7 +24,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from toolscout.toolsets import PerSet
 from toolscout.types import ToolHit
@@ -45,6 +46,7 @@ __all__ = [
     "NO_EMBEDDER",
     "RANK_SHAPE",
     "HybridRanking",
+    "KeywordHits",
     "RankedEngine",
     "VectorRanking",
     "fuse_by_rank",
@@ -62,13 +64,33 @@ _warned: set[str] = set()
 _warned_lock = threading.Lock()
 
 
+class KeywordHits(NamedTuple):
+    """A keyword engine's answer as hybrid ranking reads it: the hits' names and scores,
+    best first, and how many tools matched."""
+
+    names: list[str]
+    scores: list[float]
+    total: int
+
+    def tool_hits(self, toolset: ToolSet) -> tuple[list[ToolHit], int]:
+        """The answer as `_search_set` gives it: a hit per name, its summary from the set
+        (none for a name the set no longer holds)."""
+        tools = toolset.tools
+        hits = [
+            ToolHit(name, score, tools[name].summary if name in tools else "")
+            for name, score in zip(self.names, self.scores, strict=True)
+        ]
+        return hits, self.total
+
+
 class RankedEngine(Protocol):
     """What core's ranking parts ask of the index that carries them: an engine supplies
-    candidates only. A keyword engine answers `_search_set` (its keyword hits); a vector
-    store answers `_vector_candidates` and, for hybrid mode, `_keyword_candidates`, and
-    `_similarities` (each has an in-process default on `VectorIndexBase`)."""
+    candidates only. A keyword engine answers `_keyword_hits` (its keyword hits; the
+    default on both bases reads `_search_set`'s); a vector store answers
+    `_vector_candidates` and, for hybrid mode, `_keyword_candidates`, and `_similarities`
+    (each has an in-process default on `VectorIndexBase`)."""
 
-    def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]: ...
+    def _keyword_hits(self, toolset: ToolSet, query: Query) -> KeywordHits: ...
 
     def _vector_candidates(
         self, toolset: ToolSet, query: Query, vectors: Sequence[Matrix], limit: int
@@ -154,7 +176,7 @@ class HybridRanking:
     def search(
         self, engine: RankedEngine, toolset: ToolSet, query: Query
     ) -> tuple[list[ToolHit], int]:
-        """The engine's keyword candidates (its `_search_set`, asked for `candidates` hits)
+        """The engine's keyword candidates (its `_keyword_hits`, asked for `candidates` hits)
         and the set's nearest tools to the query's vectors (the whole query's and, with
         `split_query`, each clause's), fused (`fuse_by_rank`). A query the engine matched
         as written (`query.exact`, a regular expression) keeps the engine's answer."""
@@ -163,10 +185,11 @@ class HybridRanking:
         options = self.options
         wanted = max(query.limit, options.candidates)
         candidates = query.with_limit(wanted)
-        keyword_hits, keyword_total = engine._search_set(toolset, candidates)
+        keyword, scores, keyword_total = engine._keyword_hits(toolset, candidates)
         if candidates.exact:
             query.exact = True
-            return keyword_hits[: query.limit], keyword_total
+            page = KeywordHits(keyword[: query.limit], scores[: query.limit], keyword_total)
+            return page.tool_hits(toolset)
         split = options.split_query
         parts = query.clauses if split else None  # split once, for the engine and here
         vectors = query_vectors(self.cache, self.embedder, query.text, split=split, parts=parts)
@@ -175,7 +198,6 @@ class HybridRanking:
         cosines = found.cosines(vectors)  # one product for the set, read twice below
         by_vector = found.nearest(vectors, wanted, query.allowed, cosines=cosines)
         query.nearest = by_vector[0][1] if by_vector else None
-        keyword = [hit.name for hit in keyword_hits]
         query.keyword_hits = tuple(keyword)
         similarity = dict(by_vector)
         rows = found.rows

@@ -24,6 +24,7 @@ from toolscout.clause_search import clause_terms, rank_term_scores, search_by_cl
 from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase
+from toolscout.ranking import KeywordHits
 from toolscout.related import word_columns, word_groups
 from toolscout.toolsets import StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
@@ -305,7 +306,7 @@ class DuckDBToolIndex(ToolIndexBase):
 
     def _search_set(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         if self.options.scoring != "sql":
-            return self._search_cached(toolset, query)
+            return self._search_cached(toolset, query).tool_hits(toolset)
         if not self.options.split_query:
             return self._search_words(toolset, query)
         # A query that asks for several things: each clause's best tools too.
@@ -313,23 +314,28 @@ class DuckDBToolIndex(ToolIndexBase):
             query, lambda part: self._search_words(toolset, part), self.analyzer
         )
 
-    def _search_cached(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
+    def _keyword_hits(self, toolset: ToolSet, query: Query) -> KeywordHits:
+        if self.options.scoring != "sql":
+            return self._search_cached(toolset, query)  # as hybrid ranking reads it: no hits
+        return super()._keyword_hits(toolset, query)
+
+    def _search_cached(self, toolset: ToolSet, query: Query) -> KeywordHits:
         """One pass over the cached postings for the whole query and each clause: every
         word group's postings, ranked by core (`rank_term_scores`)."""
         self._check_open()
         key = self._keys.get(toolset.id)
         if key is None or not query.terms:
-            return [], 0
+            return KeywordHits([], [], 0)
         entry = self._cache.get(key) or self._load(key)
         if entry is None:
-            return [], 0
+            return KeywordHits([], [], 0)
         opts = self.options
         rows = clause_terms(query) if opts.split_query else [query.terms]
         terms = list(dict.fromkeys(term for row in rows for term in row))
         groups = word_groups(terms, toolset, opts.related_weight, self.analyzer)
         postings = entry.group_postings(groups)
         if not any(len(slots) for slots, _ in postings):
-            return [], 0
+            return KeywordHits([], [], 0)
         at = {term: i for i, term in enumerate(terms)}
         allowed = None
         if query.allowed is not None:
@@ -343,13 +349,8 @@ class DuckDBToolIndex(ToolIndexBase):
             power=opts.query_coverage,
             allowed=allowed,
         )
-        tools = toolset.tools
         names = entry.names
-        hits = []
-        for slot, score in zip(slots.tolist(), values.tolist(), strict=True):
-            name = names[slot]
-            hits.append(ToolHit(name, score, tools[name].summary if name in tools else ""))
-        return hits, total
+        return KeywordHits([names[slot] for slot in slots.tolist()], values.tolist(), total)
 
     def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
         self._check_open()

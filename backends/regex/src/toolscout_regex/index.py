@@ -42,6 +42,7 @@ from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
 from toolscout.clause_search import clause_terms, rank_by_clause
 from toolscout.index import Query
 from toolscout.options import KeywordOptions
+from toolscout.ranking import KeywordHits
 from toolscout.related import discounted_related
 from toolscout.text import first_sentence, split_words
 from toolscout.toolsets import ToolSet
@@ -309,34 +310,39 @@ class RegexToolIndex(ToolIndexBase):
             query.exact = True  # hits match the pattern itself: core keeps them
             scores = self._match_pattern(compiled, parsed)
             return _top(compiled, scores, query.limit, query.allowed)
-
-        rows = clause_terms(query) if self.options.split_query else [query.terms]
-        return self._search_words(compiled, rows, query.limit, query.allowed)
-
-    def _search_words(
-        self,
-        compiled: _Compiled,
-        rows: list[tuple[str, ...]],
-        limit: int,
-        allowed: frozenset[str] | None,
-    ) -> tuple[list[ToolHit], int]:
-        """One pass over the postings for the whole query and each clause (`rows` of
-        terms), ranked by core's clause rule (`toolscout.clause_search.rank_by_clause`)."""
-        import numpy as np
-
-        scores = self._score_words(compiled, rows)
-        if allowed is not None:
-            kept = np.zeros(len(compiled.refs), dtype=bool)
-            kept[[compiled.docs[name] for name in allowed if name in compiled.docs]] = True
-            scores *= kept
-        if limit < 1:
-            return [], int(np.count_nonzero(scores[0]))
-        docs, values, total = rank_by_clause(scores, compiled.name_order, limit)
+        docs, values, total = self._search_words(compiled, query)
         refs = compiled.refs
         return [
             ToolHit(refs[doc].name, round(score, 6), compiled.summary(doc))
             for doc, score in zip(docs.tolist(), values.tolist(), strict=True)
         ], total
+
+    def _keyword_hits(self, toolset: ToolSet, query: Query) -> KeywordHits:
+        # A query in words, as hybrid ranking asks for it: names only, no `ToolHit`s.
+        parsed = parse_query(query.text, self.options.max_pattern_length)
+        entry = self._engine.get(toolset.id)
+        if entry is None or parsed.kind == "pattern":
+            return super()._keyword_hits(toolset, query)
+        compiled = self._snapshot(entry)
+        docs, values, total = self._search_words(compiled, query)
+        refs = compiled.refs
+        return KeywordHits([refs[doc].name for doc in docs.tolist()], values.tolist(), total)
+
+    def _search_words(self, compiled: _Compiled, query: Query) -> tuple[Any, Any, int]:
+        """One pass over the postings for the whole query and each clause (`clause_terms`),
+        ranked by core's clause rule (`toolscout.clause_search.rank_by_clause`): the page's
+        tools (positions in `refs`), their scores, and how many tools matched."""
+        import numpy as np
+
+        rows = clause_terms(query) if self.options.split_query else [query.terms]
+        scores = self._score_words(compiled, rows)
+        if query.allowed is not None:
+            kept = np.zeros(len(compiled.refs), dtype=bool)
+            kept[[compiled.docs[name] for name in query.allowed if name in compiled.docs]] = True
+            scores *= kept
+        if query.limit < 1:
+            return np.empty(0, dtype=np.intp), np.empty(0), int(np.count_nonzero(scores[0]))
+        return rank_by_clause(scores, compiled.name_order, query.limit)
 
     def _term_postings(self, compiled: _Compiled, term: str) -> Posting | None:
         """A query term's postings: its own, merged with those of the longer words it begins

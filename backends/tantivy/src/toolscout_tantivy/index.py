@@ -48,6 +48,7 @@ from toolscout.clause_search import (
 from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
+from toolscout.ranking import KeywordHits
 from toolscout.related import expands, word_groups
 from toolscout.toolsets import PerSet, StoredState, ToolSet
 from toolscout.types import ToolHit, ToolReference
@@ -547,27 +548,37 @@ class TantivyToolIndex(ToolIndexBase):
         not seen since the last commit; core then ranks the whole query and each clause from
         those scores (`rank_term_scores`): tantivy's BM25 sums, as one boolean query over
         the terms would score them, without a query per clause."""
-        import numpy as np
-
-        opts = self.options
         if len(toolset.tools) > ONE_PASS_LIMIT:
             # Scoring each term over a set this large costs more than tantivy's own top-k
             # per text: a boolean query for the whole query and one per clause.
-            if not opts.split_query:
+            if not self.options.split_query:
                 return self._search_words(toolset, query)
             return search_by_clause(
                 query, lambda part: self._search_words(toolset, part), self.analyzer
             )
+        return self._search_terms(toolset, query).tool_hits(toolset)
+
+    def _keyword_hits(self, toolset: ToolSet, query: Query) -> KeywordHits:
+        if len(toolset.tools) > ONE_PASS_LIMIT:
+            return super()._keyword_hits(toolset, query)
+        return self._search_terms(toolset, query)  # as hybrid ranking reads it: no hits
+
+    def _search_terms(self, toolset: ToolSet, query: Query) -> KeywordHits:
+        """`_search_set`'s one pass over the query's terms (a set of `ONE_PASS_LIMIT` tools
+        at most)."""
+        import numpy as np
+
+        opts = self.options
         rows = clause_terms(query) if opts.split_query else [query.terms]
         terms = list(dict.fromkeys(term for row in rows for term in row))
         if not terms:
-            return [], 0  # only stop words or punctuation: nothing to look for
+            return KeywordHits([], [], 0)  # only stop words or punctuation: nothing to look for
         searcher, only = self._current_reader() if self._dirty else self._reader
         groups = word_groups(terms, toolset, opts.related_weight, self.analyzer)
         names = self._names.get(toolset, lambda: sorted(toolset.tools))
         postings = [self._term_scores(searcher, only, toolset, names, group) for group in groups]
         if not any(len(found) for found, _ in postings):
-            return [], 0
+            return KeywordHits([], [], 0)
         allowed = None
         if query.allowed is not None:
             place = self._places.get(toolset, lambda: {name: at for at, name in enumerate(names)})
@@ -583,12 +594,12 @@ class TantivyToolIndex(ToolIndexBase):
             allowed=allowed,
         )
         tools = toolset.tools
-        hits = []
-        for row, score in zip(places.tolist(), values.tolist(), strict=True):
-            tool = tools.get(names[row])
-            if tool is not None:
-                hits.append(ToolHit(tool.name, score, tool.summary))
-        return hits, total
+        found = [
+            (names[row], score)
+            for row, score in zip(places.tolist(), values.tolist(), strict=True)
+            if names[row] in tools
+        ]
+        return KeywordHits([name for name, _ in found], [score for _, score in found], total)
 
     def _rows_of(self, toolset: ToolSet, names: list[str]) -> tuple[Any, Any]:
         """The nums of the set's documents, ascending, and each one's tool's place in

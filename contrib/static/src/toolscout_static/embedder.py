@@ -287,17 +287,15 @@ class StaticEmbedder:
         ones = self._ones
         assert ones is not None  # made with the model
         out = np.zeros((len(texts), weights.shape[1]), dtype=np.float32)
-        for row, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise TypeError(
-                    f"static embedder: texts must be str, got {type(text).__name__} at {row}"
-                )
-            ids = tokenizer.encode(text, MAX_TOKENS)
-            if ids:
-                count = len(ids)
-                with one_thread():  # a text's rows are few: more threads would only wait
-                    total = _sum(ones, weights.take(ids, axis=0))
-                np.divide(total, count, out=out[row])
+        with one_thread():  # a text's rows are few: more threads would only wait
+            for row, text in enumerate(texts):
+                if not isinstance(text, str):
+                    raise TypeError(
+                        f"static embedder: texts must be str, got {type(text).__name__} at {row}"
+                    )
+                ids = tokenizer.encode(text, MAX_TOKENS)
+                if ids:
+                    np.divide(_sum(ones, weights.take(ids, axis=0)), len(ids), out=out[row])
         return out
 
 
