@@ -78,6 +78,38 @@ class RankingFloorTests(ConformanceFixtures):
                 misses[tool.name] = names[:3]
         assert not misses, f"exact names not ranked first (name: top 3): {misses}"
 
+    @pytest.mark.parametrize(
+        "text",
+        ["send a message to the team", "create an issue, then post it in the channel", "send_.*"],
+    )
+    def test_the_keyword_hits_hybrid_ranking_reads_are_the_engines_hits(
+        self, index: Any, text: str
+    ) -> None:
+        """Failure: the engine's `_keyword_hits` (what core's hybrid ranking reads) does not
+        give the names, scores and count of its own `_search_set`: a search with vectors
+        ranks other keyword hits than a search without."""
+        from toolscout.index import IndexChores, Query
+
+        if not isinstance(index, IndexChores):
+            pytest.skip("not on core's bases: no hybrid ranking asks it")
+        session = self._catalog_session(index)
+        toolset = index._held(session, fresh=True)
+        assert toolset is not None, "the session's tools were indexed just now"
+        allowed = frozenset(sorted(toolset.tools)[::2])
+        for only in (None, allowed):
+            for limit in (1, 10, 50):
+
+                def query(only: frozenset[str] | None = only, limit: int = limit) -> Query:
+                    return Query(
+                        text, limit, analyzer=index.analyzer, allowed=only, session_id=session
+                    )
+
+                hits, total = index._search_set(toolset, query())
+                found = index._keyword_hits(toolset, query())
+                assert found.names == [hit.name for hit in hits], (text, only, limit)
+                assert found.scores == pytest.approx([hit.score for hit in hits], abs=1e-6)
+                assert found.total == total
+
     def test_name_words_find_the_tool(self, index: Any) -> None:
         """Failure: searching the words of a tool's name (`create issue github` for
         `github_create_issue`) did not find it in the top 5: the engine ignores names."""
