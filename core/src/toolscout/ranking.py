@@ -201,10 +201,13 @@ class HybridRanking:
         query.keyword_hits = tuple(keyword)
         similarity = dict(by_vector)
         rows = found.rows
+        # The engine answers from the same set: every name has a row.
+        others = [name for name in keyword if name not in similarity and name in rows]
+        if others:
+            cosine = cosines[[rows[name] for name in others]].tolist()
+            similarity.update(zip(others, cosine, strict=True))
         for name in keyword:
-            if name not in similarity:
-                row = rows.get(name)  # the engine answers from the same set: always there
-                similarity[name] = float(cosines[row]) if row is not None else 0.0
+            similarity.setdefault(name, 0.0)
         hits = fuse_by_rank(
             toolset, keyword, similarity, options.vector_weight, options.min_score, query.limit
         )
@@ -363,7 +366,8 @@ def fuse_by_rank(
     fused = {name: vector_weight * cosine for name, cosine in similarity.items()}
     for rank, name in enumerate(keyword):
         fused[name] += RANK_SHAPE / (RANK_SHAPE + rank)
-    order = sorted(fused, key=lambda name: (-fused[name], name))
+    order = sorted(fused)
+    order.sort(key=fused.__getitem__, reverse=True)  # stable: ties stay in name order
     if min_score > 0:
         order = [n for n in order if similarity[n] >= min_score] + [
             n for n in order if similarity[n] < min_score

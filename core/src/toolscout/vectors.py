@@ -326,9 +326,13 @@ def _best(names: Sequence[str], scores: Any, limit: int, rows: Any) -> list[tupl
         kept = scores[rows]
         cut = np.partition(kept, len(kept) - limit)[len(kept) - limit]
         rows = rows[kept >= cut]
-    found = [(names[i], float(scores[i])) for i in rows.tolist()]
-    found.sort(key=lambda hit: (-hit[1], hit[0]))
+    found = sorted(zip([names[i] for i in rows.tolist()], scores[rows].tolist(), strict=True))
+    found.sort(key=_score, reverse=True)  # stable: ties stay in name order
     return found[:limit]
+
+
+def _score(hit: tuple[str, float]) -> float:
+    return hit[1]
 
 
 def _allowed_rows(rows: Mapping[str, int], allowed: frozenset[str]) -> Any:
