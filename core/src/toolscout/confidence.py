@@ -357,16 +357,26 @@ class WeighedQuery:
 
     def coverage(self, words: frozenset[str]) -> float:
         """The weighted share of the query a tool with these words covers, 0 to 1."""
-        if self.total <= 0:
-            return 0.0
-        covered = sum(weight for term, weight in self.exact if term in words)
-        covered += sum(weight for completions, weight in self.prefixes if completions & words)
-        return covered / self.total
+        return self.covered(words)[0]
 
     def matched(self, words: frozenset[str]) -> int:
         """How many of the query's words a tool with these words contains (or begins)."""
-        found = sum(1 for term, _ in self.exact if term in words)
-        return found + sum(1 for completions, _ in self.prefixes if completions & words)
+        return self.covered(words)[1]
+
+    def covered(self, words: frozenset[str]) -> tuple[float, int]:
+        """`coverage` and `matched` in one pass (a search asks both of each hit)."""
+        exact = prefixed = 0.0
+        found = 0
+        for term, weight in self.exact:
+            if term in words:
+                exact += weight
+                found += 1
+        for completions, weight in self.prefixes:
+            if not completions.isdisjoint(words):
+                prefixed += weight
+                found += 1
+        # Summed as two sums, exact words first: the coverage a word-by-word sum gave.
+        return ((exact + prefixed) / self.total if self.total > 0 else 0.0), found
 
 
 def combine(
@@ -412,9 +422,10 @@ def evidence(profile: CatalogProfile, query_terms: Sequence[str], names: Sequenc
     """The evidence for hits `names`, best first, of a query with these (distinct) terms."""
     weighed = profile.weigh(query_terms)
     empty: frozenset[str] = frozenset()
-    words = [profile.terms.get(name, empty) for name in names]
-    coverages = [weighed.coverage(tool_words) for tool_words in words]
-    return Evidence(coverages, [weighed.matched(tool_words) for tool_words in words], weighed.known)
+    covered = [weighed.covered(profile.terms.get(name, empty)) for name in names]
+    return Evidence(
+        [coverage for coverage, _ in covered], [found for _, found in covered], weighed.known
+    )
 
 
 def confidences(
