@@ -154,13 +154,21 @@ def _interleave_clauses(
     if not clauses or not len(positions):
         return positions, values, total
     bar = CLAUSE_BAR * values[min(CLAUSE_DEPTH, limit, len(positions)) - 1]
-    lists = [list(zip(positions.tolist(), values.tolist(), strict=True))]
-    for found, scores in clauses:
-        kept = scores >= bar
-        lists.append(list(zip(found[kept].tolist(), scores[kept].tolist(), strict=True)))
-    merged = _interleave(lists, key=lambda pair: pair[0])[:limit]
-    page = np.array([at for at, _ in merged], dtype=np.intp)
-    return page, np.array([score for _, score in merged]), max(total, len(merged))
+    found = [positions]
+    scores = [values]
+    for clause_positions, clause_scores in clauses:
+        kept = clause_scores >= bar
+        found.append(clause_positions[kept])
+        scores.append(clause_scores[kept])
+    # `_interleave` over arrays: every hit ordered by its rank in its list, then by list
+    # (the whole query's first), and each position kept where it first appears.
+    ranks = np.concatenate([np.arange(len(part)) for part in found])
+    lists = np.repeat(np.arange(len(found)), [len(part) for part in found])
+    order = np.lexsort((lists, ranks))
+    at, score = np.concatenate(found)[order], np.concatenate(scores)[order]
+    _, firsts = np.unique(at, return_index=True)
+    firsts = np.sort(firsts)[:limit]
+    return at[firsts], score[firsts], max(total, len(firsts))
 
 
 def rank_term_scores(
@@ -277,12 +285,11 @@ def _best_positions(scores: Any, tie_order: Any, limit: int) -> Any:
     """The positions of the `limit` best non-zero scores, best first, ties by `tie_order`."""
     import numpy as np
 
-    found = np.flatnonzero(scores)
-    if len(found) > limit:
-        values = scores[found]
-        # The limit-th best score: every candidate scoring as much is ranked by name.
-        cut = np.partition(values, len(values) - limit)[len(values) - limit]
-        found = found[values >= cut]
+    size = len(scores)
+    cut = np.partition(scores, size - limit)[size - limit] if 0 < limit < size else 0
+    # The limit-th best score, if not 0: every candidate scoring as much is ranked by name
+    # (so the first `limit` are the ones a full sort gives). Else every non-zero score is.
+    found = np.flatnonzero(scores >= cut) if cut > 0 else np.flatnonzero(scores)
     order = np.lexsort((tie_order[found], -scores[found]))
     return found[order[:limit]]
 

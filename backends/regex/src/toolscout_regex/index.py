@@ -411,10 +411,16 @@ class RegexToolIndex(ToolIndexBase):
             if coverage > 0.0:
                 # Tools whose name the query spells out in full ("magnetic field" for
                 # calculate_magnetic_field) beat tools that merely share a frequent word.
-                for term in terms:
-                    named = compiled.name_terms.get(term)
-                    if named is not None:
-                        summed[named[0]] += coverage * named[1]
+                # One bincount for every word of the row, not an add per word.
+                named = [
+                    posting
+                    for term in terms
+                    if (posting := compiled.name_terms.get(term)) is not None
+                ]
+                if named:
+                    docs = np.concatenate([docs for docs, _ in named])
+                    in_name = np.concatenate([share for _, share in named])
+                    summed += np.bincount(docs, coverage * in_name, count)
         return scores
 
     def _capped(self, compiled: _Compiled, terms: Sequence[str]) -> Sequence[str]:
