@@ -62,6 +62,8 @@ _B = (0.3, 0.75, 0.75, 0.75)  # name, parameters, description, its first sentenc
 _MIN_PREFIX = 4
 _MAX_EXPANSIONS = 64
 _MAX_MEMO = 20_000
+# What `_Compiled.expanded` gives for a term it has not seen.
+_UNSEEN = object()
 # Distinct query terms scored at most (the rarest are kept).
 _MAX_QUERY_TERMS = 128
 # Seconds allowed per tool and field on top of `timeout_ms` (see `_match_pattern`).
@@ -154,9 +156,9 @@ class _Compiled:
     docs: dict[str, int]
     # Each tool's place in name order (an array by position in `refs`): ties sort by name.
     name_order: Any
-    # Query term → its postings merged with its prefix expansions and related words, filled
-    # as queries arrive.
-    expanded: dict[str, Posting] = field(default_factory=dict)
+    # Query term → its postings merged with its prefix expansions and related words (None:
+    # no tool has any of them), filled as queries arrive.
+    expanded: dict[str, Posting | None] = field(default_factory=dict)
     # Tool → its summary, filled as tools are returned.
     summaries: dict[int, str] = field(default_factory=dict)
 
@@ -347,9 +349,17 @@ class RegexToolIndex(ToolIndexBase):
     def _term_postings(self, compiled: _Compiled, term: str) -> Posting | None:
         """A query term's postings: its own, merged with those of the longer words it begins
         and of its related words (`toolscout.related`), discounted (a tool keeps its best)."""
-        found = compiled.expanded.get(term)
-        if found is not None:
-            return found
+        found = compiled.expanded.get(term, _UNSEEN)
+        if found is not _UNSEEN:
+            return found  # type: ignore[return-value]  # a Posting or None
+        merged = self._expand(compiled, term)
+        # A plain dict shared by threads: a lost race only recomputes an entry.
+        if len(compiled.expanded) >= _MAX_MEMO:
+            compiled.expanded.clear()
+        compiled.expanded[term] = merged
+        return merged
+
+    def _expand(self, compiled: _Compiled, term: str) -> Posting | None:
         exact = compiled.postings.get(term)
         # Other words of the set that count for this one, each with its discount.
         others: list[tuple[str, float]] = []
@@ -368,14 +378,9 @@ class RegexToolIndex(ToolIndexBase):
             best[exact[0]] = exact[1]
         for other, discount in others:
             docs, scores = compiled.postings[other]
-            np.maximum.at(best, docs, scores * discount)
+            best[docs] = np.maximum(best[docs], scores * discount)  # a posting: docs unique
         docs = np.flatnonzero(best)
-        merged = (docs, best[docs])
-        # A plain dict shared by threads: a lost race only recomputes an entry.
-        if len(compiled.expanded) >= _MAX_MEMO:
-            compiled.expanded.clear()
-        compiled.expanded[term] = merged
-        return merged
+        return docs, best[docs]
 
     def _score_words(self, compiled: _Compiled, rows: Sequence[Sequence[str]]) -> Any:
         """Each tool's score for each row of terms: a matrix with a row per row of terms and
