@@ -285,11 +285,19 @@ def _best_positions(scores: Any, tie_order: Any, limit: int) -> Any:
     """The positions of the `limit` best non-zero scores, best first, ties by `tie_order`."""
     import numpy as np
 
-    size = len(scores)
-    cut = np.partition(scores, size - limit)[size - limit] if 0 < limit < size else 0
-    # The limit-th best score, if not 0: every candidate scoring as much is ranked by name
-    # (so the first `limit` are the ones a full sort gives). Else every non-zero score is.
-    found = np.flatnonzero(scores >= cut) if cut > 0 else np.flatnonzero(scores)
+    # Through a mask: `flatnonzero` of floats takes several times as long.
+    found = np.flatnonzero(scores != 0)
+    if 0 < limit < len(found):
+        # The limit-th best score: every candidate scoring as much is ranked by name (so
+        # the first `limit` are the ones a full sort gives). Found in the whole row when
+        # most of it is non-zero (no gather), else among the non-zero scores: numpy's
+        # partition slows down on a row of many equal zeros.
+        size = len(scores)
+        cut = np.partition(scores, size - limit)[size - limit] if 2 * len(found) > size else 0
+        if cut <= 0:
+            values = scores[found]
+            cut = np.partition(values, len(values) - limit)[len(values) - limit]
+        found = found[scores[found] >= cut]
     order = np.lexsort((tie_order[found], -scores[found]))
     return found[order[:limit]]
 
