@@ -257,7 +257,7 @@ class CatalogProfile:
             np.concatenate(parts), np.repeat(weights, counts), minlength=len(names)
         )
         if allowed is None:
-            reached = np.flatnonzero(covered)
+            reached = np.flatnonzero(covered > 0)  # a mask: quicker than floats
         else:
             rows = np.fromiter((row_of[name] for name in allowed if name in row_of), np.intp)
             reached = rows[covered[rows] > 0]

@@ -177,7 +177,7 @@ class SetIndex:
             best[tools] = 0.0
         if not matched_any:
             return [], 0
-        slots = np.flatnonzero(summed)
+        slots = np.flatnonzero(summed != 0)  # a mask: quicker than floats
         scores = summed[slots]
         if allowed is not None:
             mask = np.zeros(len(self.names), dtype=np.bool_)
