@@ -195,7 +195,7 @@ class HybridRanking:
         vectors = query_vectors(self.cache, self.embedder, query.text, split=split, parts=parts)
         found = self.set_vectors(toolset)
         query.density = found.density(toolset.tools)
-        cosines = found.cosines(vectors)  # one product for the set, read twice below
+        cosines = found.cosines(vectors)  # every tool's, read twice below
         by_vector = found.nearest(vectors, wanted, query.allowed, cosines=cosines)
         query.nearest = by_vector[0][1] if by_vector else None
         query.keyword_hits = tuple(keyword)
