@@ -29,7 +29,6 @@ from toolscout.errors import ConfigError, ToolscoutError
 from toolscout.filters import matches
 from toolscout.learning import learned_confidence, learned_ranking
 from toolscout.query import Query
-from toolscout.ranking import KeywordHits
 from toolscout.toolsets import SessionLedger, StoredState, ToolSet
 from toolscout.types import (
     BELOW_CONFIDENCE,
@@ -48,7 +47,7 @@ from toolscout.unmatched import unmatched_in
 if TYPE_CHECKING:
     from toolscout.confidence import SimilarityFit
     from toolscout.options import IndexOptions
-    from toolscout.ranking import HybridRanking, VectorRanking
+    from toolscout.ranking import HybridRanking, KeywordHits, VectorRanking
 
 __all__ = [
     "Capabilities",
@@ -532,6 +531,8 @@ class IndexChores(ABC):
         tools matched: all that core's hybrid ranking reads of a keyword engine. An engine
         that ranks tools by position answers it without a `ToolHit` per candidate (50 for
         a search, about 70 µs)."""
+        from toolscout.ranking import KeywordHits
+
         hits, total = self._search_set(toolset, query)
         return KeywordHits([hit.name for hit in hits], [hit.score for hit in hits], total)
 
