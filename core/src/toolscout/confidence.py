@@ -257,6 +257,13 @@ class CatalogProfile:
             np.concatenate(parts), np.repeat(weights, counts), minlength=len(names)
         )
         if allowed is None:
+            best = covered.max()
+            if best <= 0:
+                return 0.0
+            if not weighed.prefixes:
+                # Each tool's weights were added in the words' order from 0, as `coverage`
+                # adds them: the leader's coverage, without looking at every tied leader.
+                return float(best) / weighed.total
             reached = np.flatnonzero(covered > 0)  # a mask: quicker than floats
         else:
             rows = np.fromiter((row_of[name] for name in allowed if name in row_of), np.intp)
