@@ -256,24 +256,22 @@ class CatalogProfile:
         covered = np.bincount(
             np.concatenate(parts), np.repeat(weights, counts), minlength=len(names)
         )
-        if allowed is None:
-            best = covered.max()
-            if best <= 0:
-                return 0.0
-            if not weighed.prefixes:
-                # Each tool's weights were added in the words' order from 0, as `coverage`
-                # adds them: the leader's coverage, without looking at every tied leader.
-                return float(best) / weighed.total
-            reached = np.flatnonzero(covered > 0)  # a mask: quicker than floats
-        else:
+        rows = None
+        if allowed is not None:
             rows = np.fromiter((row_of[name] for name in allowed if name in row_of), np.intp)
-            reached = rows[covered[rows] > 0]
-        if not len(reached):
+        values = covered if rows is None else covered[rows]
+        best = values.max() if len(values) else 0.0
+        if best <= 0:
             return 0.0
-        # The leader's coverage as `WeighedQuery.coverage` sums it (the order of additions
-        # may differ in the last bit).
-        best = covered[reached].max()
-        leaders = reached[covered[reached] >= best - 1e-9]
+        if not weighed.prefixes:
+            # Each tool's weights were added in the words' order from 0, as `coverage` adds
+            # them: the leader's coverage, without looking at every tied leader.
+            return float(best) / weighed.total
+        # The leader's coverage as `WeighedQuery.coverage` sums it (a prefix's weight is
+        # added in another order there, so the last bit may differ).
+        leaders = np.flatnonzero(values >= best - 1e-9)
+        if rows is not None:
+            leaders = rows[leaders]
         return max(weighed.coverage(self.terms[names[row]]) for row in leaders)
 
     def _completions(self, term: str) -> frozenset[str]:
