@@ -17,7 +17,6 @@ so every figure can be run again with `toolscout eval`, as the table's footer sa
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from collections import Counter
@@ -25,40 +24,19 @@ from pathlib import Path
 from typing import Any
 
 SETS = ("metatool", "bfcl", "seal_tools")
-#: A test query this alike (static-embedder cosine) to a history query is a near-duplicate.
-NEAR_DUPLICATE = 0.9
-
-
-def in_history(query: str) -> bool:
-    """Half of the queries, by a hash of the text: the same split on every run."""
-    return hashlib.sha256(query.encode("utf-8")).digest()[0] % 2 == 0
-
-
-def near_duplicates(history: list[str], test: list[str]) -> list[bool]:
-    """For each test query, whether some history query is a near-duplicate of it."""
-    import numpy as np
-    from toolscout.embedders import load_embedder
-
-    embedder = load_embedder("static")
-
-    def unit(texts: list[str]) -> Any:
-        matrix = np.asarray(embedder.embed(texts), dtype=np.float32)
-        return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-
-    past, asked = unit(history), unit(test)
-    flags: list[bool] = []
-    for start in range(0, len(test), 512):
-        best = (asked[start : start + 512] @ past.T).max(axis=1)
-        flags.extend(bool(value >= NEAR_DUPLICATE) for value in best)
-    return flags
 
 
 def write_split(source: Path, out: Path) -> dict[str, int]:
     """history.jsonl, test.jsonl and test_strict.jsonl of one data set; their sizes."""
+    from toolscout.embedders import load_embedder
+    from toolscout.history import in_history, near_duplicates
+
     lines = [json.loads(line) for line in (source / "queries.jsonl").open(encoding="utf-8")]
     history = [line for line in lines if in_history(line["query"])]
     test = [line for line in lines if not in_history(line["query"])]
-    duplicate = near_duplicates([h["query"] for h in history], [t["query"] for t in test])
+    duplicate = near_duplicates(
+        [h["query"] for h in history], [t["query"] for t in test], load_embedder("static")
+    )
     strict = [line for line, dup in zip(test, duplicate, strict=True) if not dup]
     out.mkdir(parents=True, exist_ok=True)
     for name, rows in (("history", history), ("test", test), ("test_strict", strict)):

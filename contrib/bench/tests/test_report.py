@@ -142,6 +142,33 @@ def results(mode: str = "full") -> dict[str, Any]:
             }
         ],
         "abstention_unsupported": ["bm25s", "spring-regex"],
+        "learning": [
+            {
+                "dataset": "alpha",
+                "backend": "regex",
+                "kind": "backend",
+                "history": 9,
+                "test": 11,
+                "strict": 10,
+                "uses": 12,
+                **{
+                    key: {
+                        "hit@5": hit,
+                        "recall@5": hit - 0.05,
+                        "ndcg@10": hit - 0.1,
+                        "mrr@10": hit - 0.2,
+                        "p50_ms": 0.5 + hit,
+                    }
+                    for key, hit in (
+                        ("without", 0.7),
+                        ("with", 0.9),
+                        ("strict_without", 0.65),
+                        ("strict_with", 0.85),
+                    )
+                },
+            }
+        ],
+        "learning_unsupported": ["bm25s", "spring-regex"],
         "skipped": [
             {
                 "name": "lancedb",
@@ -181,6 +208,7 @@ def test_the_report_has_a_table_per_section_with_a_row_per_backend(tmp_path: Pat
         "### One session with N tools",
         "### Sessions sharing one catalog of 500 tools",
         "## Abstention",
+        "## Learning from use",
         "## Skipped",
     ):
         assert f"\n{heading}\n" in f"\n{page}", heading
@@ -191,6 +219,10 @@ def test_the_report_has_a_table_per_section_with_a_row_per_backend(tmp_path: Pat
     assert "| bm25s (reference) | 1,000 | 0.1 | 1 | 10 |" in page
     assert "| alpha | regex | 10 / 20 | `min_score` = 6.5 | 0.0% | 60.0% |" in page
     assert "Not measured, for want of a minimum-score option: bm25s, spring-regex." in page
+    assert (
+        "| alpha | regex | 9 / 11 (10) | 0.700 → 0.900 | 0.650 → 0.850 | 0.500 → 0.700 "
+        "| 0.650 → 0.850 | 0.600 → 0.800 | 1.20 → 1.40 |" in page
+    )
 
 
 def test_the_report_states_machine_versions_date_and_options(tmp_path: Path) -> None:

@@ -5,20 +5,41 @@ A history file has the format of a `--queries` file: each line's `relevant` tool
 called successfully after a search for its `query`, each line its own session. Bad lines
 are counted and reported, never fatal: a line that is not JSON or not a query, a blank
 query, a tool the catalog does not have, a line longer than `MAX_LINE_BYTES`.
+
+`split_history` splits a labelled data set into a history half and a test half (and the
+test queries with no near-duplicate in the history), as `toolscout bench` and
+`core/benchmarks/learning.py` measure learning from use.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from toolscout.types import ToolReference
 from toolscout.usage import DEFAULT_TENANT, UsageStore, make_use
 
-__all__ = ["MAX_LINE_BYTES", "HistoryReport", "read_history", "replay_history"]
+if TYPE_CHECKING:
+    from toolscout.embedders import Embedder
+
+__all__ = [
+    "MAX_LINE_BYTES",
+    "NEAR_DUPLICATE",
+    "HistoryReport",
+    "HistorySplit",
+    "PastQuery",
+    "in_history",
+    "near_duplicates",
+    "past_queries",
+    "read_history",
+    "replay_history",
+    "split_history",
+]
 
 #: A line longer than this is skipped unread (a history line is one query and a few names).
 MAX_LINE_BYTES = 64 * 1024
@@ -44,6 +65,8 @@ class HistoryReport:
 
 @dataclass(frozen=True)
 class PastQuery:
+    """A query of the history and the tools it was answered by."""
+
     query: str
     relevant: tuple[str, ...]
 
@@ -119,3 +142,80 @@ def replay_history(
             if use is not None:
                 store.record(use)
                 report.uses += 1
+
+
+# --- splitting a labelled data set ----------------------------------------------------
+
+#: A test query at least this alike to a history query (the cosine similarity of their
+#: vectors) is a near-duplicate of it: the strict split leaves it out.
+NEAR_DUPLICATE = 0.9
+
+
+class Labelled(Protocol):
+    """A labelled query (`toolscout.evaluation.EvalQuery` is one)."""
+
+    @property
+    def query(self) -> str: ...
+
+    @property
+    def relevant(self) -> Sequence[str]: ...
+
+
+Q = TypeVar("Q", bound=Labelled)
+
+
+def in_history(query: str) -> bool:
+    """Whether a labelled query falls in the history half of its data set: chosen by a hash
+    of its text, so every run on every machine splits a data set the same way."""
+    return hashlib.sha256(query.encode("utf-8")).digest()[0] % 2 == 0
+
+
+@dataclass(frozen=True)
+class HistorySplit(Generic[Q]):
+    """A data set's queries split for measuring learning from use: the `history` replayed
+    as past uses, the `test` queries asked, and `strict`, the places in `test` of the
+    queries with no near-duplicate in the history (None: not worked out, no embedder)."""
+
+    history: list[Q]
+    test: list[Q]
+    strict: list[int] | None
+
+    def strict_test(self) -> list[Q] | None:
+        """The test queries with no near-duplicate in the history (None: not worked out)."""
+        return None if self.strict is None else [self.test[at] for at in self.strict]
+
+
+def split_history(queries: Sequence[Q], embedder: Embedder | None = None) -> HistorySplit[Q]:
+    """`queries` split in halves by `in_history`; with an `embedder`, also the test queries
+    that have no near-duplicate (`NEAR_DUPLICATE`) among the history's."""
+    history = [query for query in queries if in_history(query.query)]
+    test = [query for query in queries if not in_history(query.query)]
+    strict = None
+    if embedder is not None:
+        duplicate = near_duplicates([q.query for q in history], [q.query for q in test], embedder)
+        strict = [at for at, found in enumerate(duplicate) if not found]
+    return HistorySplit(history, test, strict)
+
+
+def near_duplicates(history: Sequence[str], test: Sequence[str], embedder: Embedder) -> list[bool]:
+    """For each `test` text, whether some `history` text is a near-duplicate of it (cosine
+    similarity of the embedder's vectors at least `NEAR_DUPLICATE`)."""
+    if not history or not test:
+        return [False] * len(test)
+    import numpy as np
+
+    def unit(texts: Sequence[str]) -> Any:
+        matrix = np.asarray(embedder.embed(list(texts)), dtype=np.float32)
+        return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+
+    past, asked = unit(history), unit(test)
+    flags: list[bool] = []
+    for start in range(0, len(test), 512):  # a bounded slice of the similarity matrix
+        best = (asked[start : start + 512] @ past.T).max(axis=1)
+        flags.extend(bool(value >= NEAR_DUPLICATE) for value in best)
+    return flags
+
+
+def past_queries(queries: Iterable[Labelled]) -> list[PastQuery]:
+    """Labelled queries as a history (`replay_history`'s input)."""
+    return [PastQuery(q.query, tuple(dict.fromkeys(q.relevant))) for q in queries]

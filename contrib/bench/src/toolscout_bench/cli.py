@@ -2,7 +2,7 @@
 
     toolscout bench [--quick] [--json] [--output docs/benchmarks.md | --no-report]
                     [--data DIR] [--backend NAME ...] [--option [NAME.]KEY=VALUE ...]
-                    [--section quality|abstention|scale|memory ...] [--dataset NAME ...]
+                    [--section quality|abstention|learning|scale|memory ...] [--dataset NAME ...]
                     [--sizes 100,1000] [--sessions 1,100] [--repeat N] [--budget SECONDS]
 
 Without `--backend` every installed backend runs, plus the two references. Progress goes

@@ -1,4 +1,5 @@
-"""The in-process measurements: quality, token savings, latency at scale, and abstention.
+"""The in-process measurements: quality, token savings, learning from use, latency at scale,
+and abstention.
 
 Quality is scored with `toolscout.evaluation` (the same loop shape and the same metric
 functions as `toolscout eval`), so a figure here matches the CLI's on the same data.
@@ -23,6 +24,7 @@ from toolscout.evaluation import (
     percentile,
     summarize,
 )
+from toolscout.history import HistoryReport, HistorySplit, past_queries, replay_history
 from toolscout.index import ToolIndex
 from toolscout.savings import search_tool, token_savings
 from toolscout.tokens import tool_tokens
@@ -37,6 +39,7 @@ __all__ = [
     "close",
     "cold_start",
     "latency_at_size",
+    "learning",
     "quality",
     "token_report",
 ]
@@ -87,6 +90,7 @@ class Ranked:
 
     result: EvalResult
     rankings: list[list[str]]
+    latencies: list[float]
 
 
 def _run_queries(
@@ -124,7 +128,58 @@ def quality(
     index.index_tools(EVAL_SESSION, list(tools))
     index_s = time.perf_counter() - start
     rankings, latencies = _run_queries(index, queries, EVAL_MAX_RESULTS, tick)
-    return Ranked(summarize(name, rankings, queries, latencies, index_s), rankings)
+    return Ranked(summarize(name, rankings, queries, latencies, index_s), rankings, latencies)
+
+
+#: The figures `learning` reports for each way of asking.
+LEARNING_FIGURES = ("hit@5", "recall@5", "ndcg@10", "mrr@10", "p50_ms")
+
+
+def learning(
+    contender: Contender,
+    tools: Sequence[ToolReference],
+    split: HistorySplit[EvalQuery],
+    tick: Tick | None = None,
+) -> dict[str, Any]:
+    """The test queries' figures on a fresh index without history, then on a fresh index
+    that learns from the history (each query's relevant tools called successfully after a
+    search for it, each its own session: `toolscout eval --history`); the same for the
+    strict test queries (no near-duplicate in the history), when the split has them."""
+    from toolscout.learning import learn_from, store_beside
+
+    row: dict[str, Any] = {"history": len(split.history), "test": len(split.test)}
+    strict = split.strict
+    if strict is not None:
+        row["strict"] = len(strict)
+    for learnt in (False, True):
+        index = contender.build()
+        try:
+            report = HistoryReport()
+            if learnt:
+                store = learn_from(index, store_beside(index)).store
+                replay_history(store, tools, past_queries(split.history), report)
+            ranked = quality(index, contender.name, tools, split.test, tick)
+        finally:
+            close(index)
+        key = "with" if learnt else "without"
+        row[key] = _figures(ranked.result)
+        if learnt:
+            row["uses"] = report.uses
+        if strict:
+            kept = summarize(
+                contender.name,
+                [ranked.rankings[at] for at in strict],
+                [split.test[at] for at in strict],
+                [ranked.latencies[at] for at in strict],
+                ranked.result.index_s,
+            )
+            row[f"strict_{key}"] = _figures(kept)
+    return row
+
+
+def _figures(result: EvalResult) -> dict[str, float]:
+    figures = result.to_dict()
+    return {name: figures[name] for name in LEARNING_FIGURES}
 
 
 def token_report(

@@ -142,6 +142,51 @@ def _abstention(results: dict[str, Any]) -> list[str]:
     return parts
 
 
+def _learning(results: dict[str, Any]) -> list[str]:
+    parts = [
+        "## Learning from use\n",
+        "Each data set's queries are split in halves by a hash of the text "
+        "(`toolscout.history.split_history`). The test half is asked of a fresh index, then "
+        "of a fresh index that learnt from the history half: each history query's relevant "
+        "tools called successfully after a search for it, each query its own session (what "
+        "`toolscout eval --history` replays). *Strict* keeps only the test queries with no "
+        "near-duplicate in the history (cosine similarity at least 0.9 with the static "
+        "embedder). Each cell is without → with the history.\n",
+    ]
+
+    def change(row: dict[str, Any], figure: str, split: str = "", digits: int = 3) -> str:
+        """`figure` without → with the history, over the test queries of `split`."""
+        if f"{split}without" not in row:
+            return "-"
+        before, after = row[f"{split}without"][figure], row[f"{split}with"][figure]
+        return f"{before:.{digits}f} → {after:.{digits}f}"
+
+    rows = [
+        [
+            r["dataset"],
+            r["backend"],
+            f"{r['history']:,} / {r['test']:,}" + (f" ({r['strict']:,})" if "strict" in r else ""),
+            change(r, "hit@5"),
+            change(r, "recall@5"),
+            change(r, "mrr@10"),
+            change(r, "hit@5", "strict_"),
+            change(r, "recall@5", "strict_"),
+            change(r, "p50_ms", digits=2),
+        ]
+        for r in results["learning"]
+    ]
+    header = ["data", "backend", "history / test (strict)", "hit@5", "recall@5", "MRR@10"]
+    parts.append(_table([*header, "strict hit@5", "strict recall@5", "p50 ms"], rows))
+    unsupported = results.get("learning_unsupported") or []
+    if unsupported:
+        parts.append(
+            "Not measured, for want of learning from use (references): "
+            + ", ".join(unsupported)
+            + ".\n"
+        )
+    return parts
+
+
 def _scale(results: dict[str, Any], images: str) -> list[str]:
     plan = results["meta"]["plan"]
     parts = [
@@ -296,6 +341,8 @@ def render(results: dict[str, Any], images: str = "benchmarks") -> str:
         lines.append(
             "Not measured, for want of a minimum-score option: " + ", ".join(unsupported) + ".\n"
         )
+    if results.get("learning"):
+        lines += _learning(results)
     if results.get("skipped"):
         lines.append("## Skipped\n")
         lines.append(

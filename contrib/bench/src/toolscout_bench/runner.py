@@ -23,11 +23,19 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from toolscout import ToolReference
+from toolscout.history import split_history
 
 from toolscout_bench import SECTIONS
 from toolscout_bench import data as data_mod
 from toolscout_bench.contenders import Contender, Skip, discover
-from toolscout_bench.measure import abstention, close, latency_at_size, quality, token_report
+from toolscout_bench.measure import (
+    abstention,
+    close,
+    latency_at_size,
+    learning,
+    quality,
+    token_report,
+)
 from toolscout_bench.memory import measure_point
 from toolscout_bench.servers import with_servers
 
@@ -321,6 +329,54 @@ def _abstention_section(run: _Run) -> None:
             )
 
 
+def _near_duplicate_embedder(run: _Run) -> Any:
+    """The embedder that finds the test queries with a near-duplicate in the history (the
+    static one, as `core/benchmarks/learning.py` uses); None, and said, when it cannot run."""
+    from toolscout.embedders import load_embedder
+
+    try:
+        embedder = load_embedder("static")
+        embedder.embed(["a near-duplicate probe"])  # a missing model fails here, once
+    except Exception as error:
+        reason = " ".join(str(error).split())[:300]
+        run.progress(f"learning: the strict split is not measured (static embedder: {reason})")
+        return None
+    return embedder
+
+
+def _learning_section(run: _Run) -> None:
+    learners = [c for c in run.contenders if c.kind != "reference"]
+    for contender in run.contenders:
+        if contender.kind == "reference":
+            run.results["learning_unsupported"].append(contender.name)
+    if not learners:
+        return
+    embedder = _near_duplicate_embedder(run)
+    for full in run.datasets:
+        dataset = _sample(run.plan, full)
+        split = split_history(dataset.queries, embedder)
+        if not split.history or not split.test:
+            run.progress(f"learning {dataset.name}: too few queries to split; not measured")
+            continue
+        for contender in learners:
+            stage = f"learning {dataset.name}"
+            if run.over_allowance(contender.name, stage):
+                continue
+            run.progress(
+                f"{stage}: {contender.label} ({len(split.history):,} history and "
+                f"{len(split.test):,} test queries, {len(dataset.tools):,} tools)"
+            )
+            try:
+                with run.timed(contender.name):
+                    row = learning(contender, dataset.tools, split)
+            except Exception as error:
+                run.fail(contender.name, stage, error)
+                continue
+            run.results["learning"].append(
+                {"dataset": dataset.name, "backend": contender.name, "kind": contender.kind, **row}
+            )
+
+
 def _scale_section(run: _Run) -> None:
     plan = run.plan
     for contender in run.contenders:
@@ -438,6 +494,7 @@ def _memory_section(run: _Run) -> None:
 _SECTION_RUNNERS: dict[str, Callable[[_Run], None]] = {
     "quality": _quality_section,
     "abstention": _abstention_section,
+    "learning": _learning_section,
     "scale": _scale_section,
     "memory": _memory_section,
 }
@@ -500,6 +557,8 @@ def _measure(
         "memory_sessions": [],
         "abstention": [],
         "abstention_unsupported": [],
+        "learning": [],
+        "learning_unsupported": [],
     }
     pool = [q.query for d in datasets for q in d.queries]
     rng = random.Random(data_mod.SEED)
