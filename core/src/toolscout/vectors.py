@@ -322,10 +322,13 @@ _DENSITY_SLICE = 131_072
 _PRODUCT_PER_VECTOR = 3
 
 
-def _best(names: Sequence[str], scores: Any, limit: int, rows: Any) -> list[tuple[str, float]]:
+def _best(
+    names: Sequence[str], scores: Any, limit: int, rows: Any, name_order: Any
+) -> list[tuple[str, float]]:
     """The `limit` best (name, score) pairs among `rows` (indexes into `names` and
-    `scores`), best first, ties by name (every tie with the last one kept is weighed, so
-    the cut is the one a full sort makes)."""
+    `scores`), best first, ties by name (`name_order`: each row's place among the names
+    sorted, `name_places`; every tie with the last one kept is weighed, so the cut is the
+    one a full sort makes)."""
     import numpy as np
 
     if limit < 1 or not len(rows):
@@ -334,13 +337,19 @@ def _best(names: Sequence[str], scores: Any, limit: int, rows: Any) -> list[tupl
         kept = scores[rows]
         cut = np.partition(kept, len(kept) - limit)[len(kept) - limit]
         rows = rows[kept >= cut]
-    found = sorted(zip([names[i] for i in rows.tolist()], scores[rows].tolist(), strict=True))
-    found.sort(key=_score, reverse=True)  # stable: ties stay in name order
-    return found[:limit]
+    # One sort by score, highest first, then name: no Python key per candidate.
+    rows = rows[np.lexsort((name_order[rows], -scores[rows]))][:limit]
+    return list(zip([names[i] for i in rows.tolist()], scores[rows].tolist(), strict=True))
 
 
-def _score(hit: tuple[str, float]) -> float:
-    return hit[1]
+def name_places(names: Sequence[str]) -> Any:
+    """Each name's place among `names` sorted (Python's order of strings), by position:
+    the tie order of `_best`."""
+    import numpy as np
+
+    places = np.empty(len(names), dtype=np.intp)
+    places[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    return places
 
 
 def _allowed_rows(rows: Mapping[str, int], allowed: frozenset[str]) -> Any:
@@ -398,7 +407,7 @@ class SetVectors:
     matrix, so the cosine similarities to a query are one matrix product (exact, no
     index)."""
 
-    __slots__ = ("_density", "columns", "names", "rows")
+    __slots__ = ("_density", "_name_order", "columns", "names", "rows")
 
     def __init__(self, names: Sequence[str], vectors: Matrix) -> None:
         import numpy as np
@@ -411,6 +420,7 @@ class SetVectors:
         self.names = list(names)
         self.rows = {name: row for row, name in enumerate(self.names)}
         self._density: list[float | None] = []  # worked out on first use
+        self._name_order: Any = None  # worked out on first use
 
     @property
     def matrix(self) -> Matrix:
@@ -463,7 +473,8 @@ class SetVectors:
         import numpy as np
 
         queries = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
-        norms = np.linalg.norm(queries, axis=1, keepdims=True)
+        # `np.linalg.norm(queries, axis=1)` as it computes it, without its checks.
+        norms: Any = np.sqrt(np.add.reduce(queries * queries, axis=1, keepdims=True))
         queries = queries / np.maximum(norms, 1e-12)
         columns = self.columns if rows is None else self.columns[:, rows]
         with one_thread():
@@ -496,7 +507,9 @@ class SetVectors:
         if not len(rows) or limit < 1:
             return []
         scores = self._cosines(vectors) if cosines is None else cosines
-        return _best(self.names, scores, limit, rows)
+        if self._name_order is None:
+            self._name_order = name_places(self.names)
+        return _best(self.names, scores, limit, rows, self._name_order)
 
     def similarities(self, names: Sequence[str], vectors: Sequence[Matrix]) -> list[float]:
         """The named tools' best cosine similarity to the query vectors (0 for a name the
@@ -638,13 +651,7 @@ class SetTerms:
     @cached_property
     def name_order(self) -> Any:
         """Each tool's place when the set's tools are sorted by name, by row."""
-        import numpy as np
-
-        order = np.empty(len(self.names), dtype=np.intp)
-        order[sorted(range(len(self.names)), key=self.names.__getitem__)] = np.arange(
-            len(self.names)
-        )
-        return order
+        return name_places(self.names)
 
     def top_groups(
         self,
@@ -684,4 +691,4 @@ class SetTerms:
         matched = np.flatnonzero(scores > 0)
         if allowed is not None:
             matched = np.intersect1d(matched, _allowed_rows(self.rows, allowed))
-        return _best(self.names, scores, limit, matched), len(matched)
+        return _best(self.names, scores, limit, matched, self.name_order), len(matched)
