@@ -32,6 +32,7 @@ __all__ = [
     "NEAR_DUPLICATE",
     "HistoryReport",
     "HistorySplit",
+    "Labelled",
     "PastQuery",
     "in_history",
     "near_duplicates",

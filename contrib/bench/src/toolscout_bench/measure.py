@@ -136,10 +136,7 @@ LEARNING_FIGURES = ("hit@5", "recall@5", "ndcg@10", "mrr@10", "p50_ms")
 
 
 def learning(
-    contender: Contender,
-    tools: Sequence[ToolReference],
-    split: HistorySplit[EvalQuery],
-    tick: Tick | None = None,
+    contender: Contender, tools: Sequence[ToolReference], split: HistorySplit[EvalQuery]
 ) -> dict[str, Any]:
     """The test queries' figures on a fresh index without history, then on a fresh index
     that learns from the history (each query's relevant tools called successfully after a
@@ -154,17 +151,16 @@ def learning(
     for learnt in (False, True):
         index = contender.build()
         try:
-            report = HistoryReport()
             if learnt:
+                report = HistoryReport()
                 store = learn_from(index, store_beside(index)).store
                 replay_history(store, tools, past_queries(split.history), report)
-            ranked = quality(index, contender.name, tools, split.test, tick)
+                row["uses"] = report.uses
+            ranked = quality(index, contender.name, tools, split.test)
         finally:
             close(index)
         key = "with" if learnt else "without"
         row[key] = _figures(ranked.result)
-        if learnt:
-            row["uses"] = report.uses
         if strict:
             kept = summarize(
                 contender.name,
