@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from toolscout import ToolReference
 from toolscout.history import split_history
@@ -29,6 +30,7 @@ from toolscout_bench import SECTIONS
 from toolscout_bench import data as data_mod
 from toolscout_bench.contenders import Contender, Skip, discover
 from toolscout_bench.measure import (
+    Ranked,
     abstention,
     close,
     latency_at_size,
@@ -40,6 +42,8 @@ from toolscout_bench.memory import measure_point
 from toolscout_bench.servers import with_servers
 
 __all__ = ["SECTIONS", "Plan", "Progress", "load_average", "machine", "run", "with_overrides"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -252,6 +256,22 @@ class _Run:
         with self.lock:
             return self.first.get(name, 0.0)
 
+    def step(
+        self, contender: Contender, stage: str, detail: str, measure: Callable[[], T]
+    ) -> T | None:
+        """`measure()`, one step of `contender` (said on progress with `detail`), timed
+        against its allowance; None when the allowance is used up or the step failed (both
+        recorded)."""
+        if self.over_allowance(contender.name, stage):
+            return None
+        self.progress(f"{stage}: {contender.label} ({detail})")
+        try:
+            with self.timed(contender.name):
+                return measure()
+        except Exception as error:
+            self.fail(contender.name, stage, error)
+            return None
+
     @contextmanager
     def timed(self, name: str) -> Iterator[None]:
         """Count the time of the enclosed step against contender `name`."""
@@ -265,27 +285,26 @@ class _Run:
                 self.first.setdefault(name, elapsed)
 
 
+def _quality_of(contender: Contender, dataset: data_mod.Dataset) -> Ranked:
+    index = contender.build()
+    try:
+        return quality(index, contender.name, dataset.tools, dataset.queries)
+    finally:
+        close(index)
+
+
 def _quality_section(run: _Run) -> None:
     for full in run.datasets:
         dataset = _sample(run.plan, full)
         rows: list[dict[str, Any]] = []
         for contender in run.contenders:
-            stage = f"quality {dataset.name}"
-            if run.over_allowance(contender.name, stage):
-                continue
-            run.progress(
-                f"{stage}: {contender.label} ({len(dataset.tools):,} tools, "
-                f"{len(dataset.queries):,} queries)"
+            ranked = run.step(
+                contender,
+                f"quality {dataset.name}",
+                f"{len(dataset.tools):,} tools, {len(dataset.queries):,} queries",
+                partial(_quality_of, contender, dataset),
             )
-            try:
-                with run.timed(contender.name):
-                    index = contender.build()
-                    try:
-                        ranked = quality(index, contender.name, dataset.tools, dataset.queries)
-                    finally:
-                        close(index)
-            except Exception as error:
-                run.fail(contender.name, stage, error)
+            if ranked is None:
                 continue
             row = {**ranked.result.to_dict(), "kind": contender.kind}
             row["tokens"] = token_report(dataset.tools, ranked.rankings)
@@ -310,19 +329,14 @@ def _abstention_section(run: _Run) -> None:
         dataset = _sample(run.plan, full)
         split = data_mod.abstention_split(dataset, run.plan.unanswerable, run.plan.answerable)
         for contender in chosen:
-            stage = f"abstention {dataset.name}"
-            if run.over_allowance(contender.name, stage):
-                continue
-            run.progress(
-                f"{stage}: {contender.label} ({len(split.unanswerable)} "
-                f"unanswerable, {len(split.answerable)} answerable queries, "
-                f"{len(split.tools):,} tools)"
+            row = run.step(
+                contender,
+                f"abstention {dataset.name}",
+                f"{len(split.unanswerable)} unanswerable, {len(split.answerable)} answerable "
+                f"queries, {len(split.tools):,} tools",
+                partial(abstention, contender, split, run.plan.calibration_steps),
             )
-            try:
-                with run.timed(contender.name):
-                    row = abstention(contender, split, run.plan.calibration_steps)
-            except Exception as error:
-                run.fail(contender.name, stage, error)
+            if row is None:
                 continue
             run.results["abstention"].append(
                 {"dataset": dataset.name, "backend": contender.name, **row}
@@ -359,18 +373,14 @@ def _learning_section(run: _Run) -> None:
             run.progress(f"learning {dataset.name}: too few queries to split; not measured")
             continue
         for contender in learners:
-            stage = f"learning {dataset.name}"
-            if run.over_allowance(contender.name, stage):
-                continue
-            run.progress(
-                f"{stage}: {contender.label} ({len(split.history):,} history and "
-                f"{len(split.test):,} test queries, {len(dataset.tools):,} tools)"
+            row = run.step(
+                contender,
+                f"learning {dataset.name}",
+                f"{len(split.history):,} history and {len(split.test):,} test queries, "
+                f"{len(dataset.tools):,} tools",
+                partial(learning, contender, dataset.tools, split),
             )
-            try:
-                with run.timed(contender.name):
-                    row = learning(contender, dataset.tools, split)
-            except Exception as error:
-                run.fail(contender.name, stage, error)
+            if row is None:
                 continue
             run.results["learning"].append(
                 {"dataset": dataset.name, "backend": contender.name, "kind": contender.kind, **row}
