@@ -181,10 +181,6 @@ class HistorySplit(Generic[Q]):
     test: list[Q]
     strict: list[int] | None
 
-    def strict_test(self) -> list[Q] | None:
-        """The test queries with no near-duplicate in the history (None: not worked out)."""
-        return None if self.strict is None else [self.test[at] for at in self.strict]
-
 
 def split_history(queries: Sequence[Q], embedder: Embedder | None = None) -> HistorySplit[Q]:
     """`queries` split in halves by `in_history`; with an `embedder`, also the test queries
