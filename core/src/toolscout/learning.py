@@ -127,26 +127,33 @@ class LearnedSet:
         self.answered = answered_queries(toolset, uses, analyzer)
         self.used_with = used_together(toolset, uses)
         docs = self.answered
-        self.tool_names = sorted({doc.tool for doc in docs})
-        tool_row = {name: row for row, name in enumerate(self.tool_names)}
-        self.doc_tool = np.array([tool_row[doc.tool] for doc in docs], dtype=np.intp)
-        self.doc_weight = np.array([_session_weight(doc.sessions) for doc in docs])
+        # Per answered query, as lists: a search reads a few items of them one by one.
+        self.doc_tool = [doc.tool for doc in docs]
+        self.doc_weight = [_session_weight(doc.sessions) for doc in docs]
         frequency: dict[str, int] = {}
         for doc in docs:
             for term in doc.terms:
                 frequency[term] = frequency.get(term, 0) + 1
         size = max(1, len(docs))
-        self.idf = {term: math.log1p(size / count) for term, count in frequency.items()}
+        idf = {term: math.log1p(size / count) for term, count in frequency.items()}
         self.unknown_idf = math.log1p(size)
         rows: dict[str, list[int]] = {}
         for row, doc in enumerate(docs):
             for term in doc.terms:
                 rows.setdefault(term, []).append(row)
-        self.postings = {term: np.array(found, dtype=np.intp) for term, found in rows.items()}
-        #: Each posting's weight in a query's dot product (its term's idf squared).
-        self.weights = {term: np.full(len(rows[term]), self.idf[term] ** 2) for term in rows}
-        norms = [math.sqrt(sum(self.idf[t] ** 2 for t in doc.terms)) for doc in docs]
+        #: Each term's answered queries, its weight in a query's dot product (its idf
+        #: squared) and that weight once per answered query, in one lookup.
+        self.postings: dict[str, tuple[Any, float, Any]] = {}
+        for term, found in rows.items():
+            square = idf[term] ** 2
+            self.postings[term] = (
+                np.array(found, dtype=np.intp),
+                square,
+                np.full(len(found), square),
+            )
+        norms = [math.sqrt(sum(idf[t] ** 2 for t in doc.terms)) for doc in docs]
         self.doc_norm = np.array(norms) if norms else np.zeros(0)
+        self.inverse_norm = 1.0 / self.doc_norm  # every answered query has a term
         self.vectors: Any = None
         if embedder is not None and cache is not None and docs:
             matrix = cache.embed_documents(embedder, [doc.text for doc in docs])
@@ -175,20 +182,22 @@ class LearnedSet:
 
         size = len(self.answered)
         query_norm = 0.0
-        known: list[str] = []
+        arrays: list[Any] = []
+        weights: list[Any] = []
         for term in terms:
-            weight = self.idf.get(term)
-            query_norm += (self.unknown_idf if weight is None else weight) ** 2
-            if weight is not None:
-                known.append(term)
+            found = self.postings.get(term)
+            if found is None:
+                query_norm += self.unknown_idf**2
+            else:
+                arrays.append(found[0])
+                query_norm += found[1]
+                weights.append(found[2])
         # Keywords: only the answered queries that share a word score (a request's words
         # reach a few of them), summed by one bincount over their postings.
         dot: Any = None
         scale = math.sqrt(query_norm)
-        if known and query_norm > 0:
-            postings = np.concatenate([self.postings[term] for term in known])
-            weights = np.concatenate([self.weights[term] for term in known])
-            dot = np.bincount(postings, weights, minlength=size)
+        if arrays and query_norm > 0:
+            dot = np.bincount(np.concatenate(arrays), np.concatenate(weights), minlength=size)
 
         def keyword(rows: Any) -> Any:
             return np.zeros(len(rows)) if dot is None else dot[rows] / (scale * self.doc_norm[rows])
@@ -205,7 +214,10 @@ class LearnedSet:
         else:
             best = matched
             if len(matched) > CANDIDATES:
-                best = matched[np.argpartition(-keyword(matched), CANDIDATES - 1)[:CANDIDATES]]
+                # By the keyword similarity without its constant factor, the query's norm.
+                closeness = dot[matched] * self.inverse_norm[matched]
+                cut = len(matched) - CANDIDATES
+                best = matched[np.argpartition(closeness, cut)[cut:]]
             rows, cosine = self._cosines(
                 best, [self.tool_rows[n] for n in near if n in self.tool_rows], unit
             )
@@ -226,8 +238,9 @@ class LearnedSet:
             rows = np.flatnonzero(chosen)
         else:
             rows = np.sort(rows)
-        with one_thread():
-            return rows, self.vectors[rows] @ unit
+        # A few hundred rows: numpy's own loop, without BLAS's threads (`one_thread`) to
+        # hold back, costs less.
+        return rows, np.einsum("ij,j->i", np.take(self.vectors, rows, axis=0), unit)
 
     @cached_property
     def precision(self) -> list[float]:
@@ -273,21 +286,19 @@ class LearnedSet:
             return {}, {}
         rows, similarity = self.similarities(terms, vector, near)
         if len(rows) > NEIGHBOURS:
-            # The nearest, ties to the first rows: the same answer whatever the partition.
-            least = np.partition(similarity, len(rows) - NEIGHBOURS)[len(rows) - NEIGHBOURS]
-            nearer = np.flatnonzero(similarity > least)
-            tied = np.flatnonzero(similarity == least)[: NEIGHBOURS - len(nearer)]
-            nearest = np.concatenate((nearer, tied))
+            # The nearest, ties to the first rows (a stable sort of rows in ascending order).
+            nearest = np.argsort(-similarity, kind="stable")[:NEIGHBOURS]
             rows, similarity = rows[nearest], similarity[nearest]
         vote: dict[str, float] = {}
         best: dict[str, float] = {}
+        doc_tool, doc_weight = self.doc_tool, self.doc_weight
         for row, value in zip(rows.tolist(), similarity.tolist(), strict=True):
             if value <= 0.0:
                 continue
-            tool = self.tool_names[self.doc_tool[row]]
+            tool = doc_tool[row]
             if allowed is not None and tool not in allowed:
                 continue
-            vote[tool] = vote.get(tool, 0.0) + value * value * float(self.doc_weight[row])
+            vote[tool] = vote.get(tool, 0.0) + value * value * doc_weight[row]
             best[tool] = max(best.get(tool, 0.0), value)
         return vote, best
 
@@ -513,7 +524,7 @@ class Learner:
         )
         if not vote:
             return hits, total
-        query.__dict__["learned"] = {name: learned_confidence_of(v) for name, v in best.items()}
+        query.__dict__["learned"] = best  # for `learned_confidence`
         fused: dict[str, float] = {}
         for rank, hit in enumerate(hits):
             fused[hit.name] = 3.0 / (3.0 + rank)
@@ -603,7 +614,12 @@ def learned_confidence(
     if not learned:
         return hits, confidence
     raised = [
-        ToolHit(hit.name, hit.score, hit.summary, max(hit.confidence or 0.0, learned[hit.name]))
+        ToolHit(
+            hit.name,
+            hit.score,
+            hit.summary,
+            max(hit.confidence or 0.0, learned_confidence_of(learned[hit.name])),
+        )
         if hit.name in learned
         else hit
         for hit in hits
