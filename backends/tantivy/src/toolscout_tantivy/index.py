@@ -648,17 +648,18 @@ class TantivyToolIndex(ToolIndexBase):
 
             scope = self._scope(toolset, None)
             built = TantivyQuery.boolean_query([(Occur.Must, scope), (Occur.Must, built)])
-        result = searcher.search(built, max(len(names), 1))
+        # `hits` is built anew at each read (a list of every hit): read once.
+        found = searcher.search(built, max(len(names), 1)).hits
         nums_held, rows_held = self._rows.get(toolset, lambda: self._rows_of(toolset, names))
         rows = np.zeros(0, dtype=np.intp)
         values = np.zeros(0)
-        if result.hits:
-            addresses = [address for _, address in result.hits]
+        if found:
+            addresses = [address for _, address in found]
             nums = np.array(searcher.fast_field_values("num", addresses), dtype=np.int64)
             at = np.minimum(np.searchsorted(nums_held, nums), len(nums_held) - 1)
             kept = nums_held[at] == nums  # not: a document a racing write deleted
             rows = rows_held[at[kept]]
-            values = np.array([score for score, _ in result.hits])[kept]
+            values = np.array([score for score, _ in found])[kept]
         return memo.put(key, (rows, values))
 
     def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
