@@ -209,7 +209,10 @@ class CatalogProfile:
             own = frozenset([*analysed.name, *inputs, *analysed.description])
             every = self.terms.get(tool.name)
             terms[tool.name] = every if own == every else own  # shared when no description
-        return replace(self, terms=terms)
+        narrowed = replace(self, terms=terms)
+        # The same weights and vocabulary weigh a query the same: one memo for both.
+        narrowed.__dict__["_weighed"] = self._weighed
+        return narrowed
 
     @cached_property
     def _postings(self) -> tuple[list[str], dict[str, int], dict[str, Any]]:
