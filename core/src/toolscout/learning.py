@@ -199,19 +199,23 @@ class LearnedSet:
         if arrays and query_norm > 0:
             dot = np.bincount(np.concatenate(arrays), np.concatenate(weights), minlength=size)
 
-        def keyword(rows: Any) -> Any:
+        def keyword(rows: Any = None) -> Any:
+            """The keyword similarity of `rows` (None: of every answered query)."""
+            if rows is None:
+                return np.zeros(size) if dot is None else dot / (scale * self.doc_norm)
             return np.zeros(len(rows)) if dot is None else dot[rows] / (scale * self.doc_norm[rows])
 
-        matched = np.zeros(0, dtype=np.intp) if dot is None else np.flatnonzero(dot > 0)
         length = float(np.sqrt(vector.dot(vector))) if vector is not None else 0.0
         if self.vectors is None or length <= 0:
+            matched = np.zeros(0, dtype=np.intp) if dot is None else np.flatnonzero(dot > 0)
             return matched, keyword(matched)
         unit = (vector / length).astype(np.float32)
         if size <= FULL_SCAN:
-            rows = np.arange(size)
+            rows = None
             with one_thread():
                 cosine = self.vectors @ unit
         else:
+            matched = np.zeros(0, dtype=np.intp) if dot is None else np.flatnonzero(dot > 0)
             best = matched
             if len(matched) > CANDIDATES:
                 # By the keyword similarity without its constant factor, the query's norm.
@@ -224,7 +228,8 @@ class LearnedSet:
         # Rounded: two answered queries with the same text tie whichever kernel computed them.
         cosine = np.round(cosine, 6)
         semantic = np.minimum(np.maximum((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0), 1.0)
-        return rows, KEYWORD_SHARE * keyword(rows) + (1.0 - KEYWORD_SHARE) * semantic
+        similarity = KEYWORD_SHARE * keyword(rows) + (1.0 - KEYWORD_SHARE) * semantic
+        return (np.arange(size) if rows is None else rows), similarity
 
     def _cosines(self, rows: Any, spans: list[tuple[int, int]], unit: Any) -> tuple[Any, Any]:
         """The cosines of `rows` and of the rows in `spans`, each row once, ascending."""
