@@ -529,7 +529,8 @@ class Learner:
         )
         if not vote:
             return hits, total
-        query.__dict__["learned"] = best  # for `learned_confidence`
+        # Each tool's nearest answered query's similarity, for `learned_confidence`.
+        query.__dict__["learned"] = best
         fused: dict[str, float] = {}
         for rank, hit in enumerate(hits):
             fused[hit.name] = 3.0 / (3.0 + rank)
