@@ -252,8 +252,14 @@ def best_of_words(postings: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
     values = np.concatenate([scores for _, scores in postings])
     order = np.argsort(positions, kind="stable")
     positions, values = positions[order], values[order]
-    firsts = np.flatnonzero(np.diff(positions, prepend=-1))
-    return positions[firsts], np.maximum.reduceat(values, firsts) if len(firsts) else values
+    if not len(positions):
+        return positions, values
+    # Where each tool's postings start (`np.diff` with `prepend` costs several times this).
+    starts = np.empty(len(positions), dtype=bool)
+    starts[0] = True
+    np.not_equal(positions[1:], positions[:-1], out=starts[1:])
+    firsts = np.flatnonzero(starts)
+    return positions[firsts], np.maximum.reduceat(values, firsts)
 
 
 class PostingsMemo:
