@@ -51,6 +51,7 @@ __all__ = [
     "add_clause_bests",
     "best_of_words",
     "clause_terms",
+    "name_places",
     "rank_by_clause",
     "rank_term_scores",
     "search_by_clause",
@@ -260,6 +261,16 @@ def best_of_words(postings: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
     np.not_equal(positions[1:], positions[:-1], out=starts[1:])
     firsts = np.flatnonzero(starts)
     return positions[firsts], np.maximum.reduceat(values, firsts)
+
+
+def name_places(names: Sequence[str]) -> Any:
+    """Each name's place among `names` sorted (Python's order of strings), by position:
+    the tie order the rankings here take (`tie_order`, `name_order`)."""
+    import numpy as np
+
+    places = np.empty(len(names), dtype=np.intp)
+    places[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    return places
 
 
 class PostingsMemo:

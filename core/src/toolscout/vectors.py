@@ -30,7 +30,7 @@ from pydantic import Field, model_validator
 
 from toolscout.analysis import Analyzer
 from toolscout.blas import one_thread
-from toolscout.clause_search import PostingsMemo, best_of_words
+from toolscout.clause_search import PostingsMemo, best_of_words, name_places
 from toolscout.options import EmbedderOptions
 from toolscout.query import Query
 from toolscout.toolsets import PerSet, ToolSet
@@ -340,16 +340,6 @@ def _best(
     # One sort by score, highest first, then name: no Python key per candidate.
     rows = rows[np.lexsort((name_order[rows], -scores[rows]))][:limit]
     return list(zip([names[i] for i in rows.tolist()], scores[rows].tolist(), strict=True))
-
-
-def name_places(names: Sequence[str]) -> Any:
-    """Each name's place among `names` sorted (Python's order of strings), by position:
-    the tie order of `_best`."""
-    import numpy as np
-
-    places = np.empty(len(names), dtype=np.intp)
-    places[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
-    return places
 
 
 def _allowed_rows(rows: Mapping[str, int], allowed: frozenset[str]) -> Any:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from toolscout.clause_search import PostingsMemo, best_of_words
+from toolscout.clause_search import PostingsMemo, best_of_words, name_places
 
 __all__ = ["CACHE_POSTINGS", "Bm25", "SetCache", "SetIndex"]
 
@@ -72,8 +72,7 @@ class SetIndex:
         self.names = names
         self._slot_of = {name: i for i, name in enumerate(names)}
         #: Each tool's place when the tools are sorted by name (ties rank by name).
-        self.name_order = np.empty(len(names), dtype=np.int64)
-        self.name_order[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+        self.name_order = name_places(names)
         weights = np.asarray(bm25.weights, dtype=np.float64)
         count = len(names)
         dl = lengths.astype(np.float64) @ weights

@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 import regex
 from pydantic import Field
 from toolscout import Capabilities, ToolHit, ToolIndexBase, ToolReference
-from toolscout.clause_search import clause_terms, rank_by_clause
+from toolscout.clause_search import clause_terms, name_places, rank_by_clause
 from toolscout.index import Query
 from toolscout.options import KeywordOptions
 from toolscout.ranking import KeywordHits
@@ -297,7 +297,7 @@ class RegexToolIndex(ToolIndexBase):
             vocabulary=sorted(postings),
             name_terms={term: _posting(found) for term, found in name_terms.items()},
             docs={ref.name: doc for doc, ref in enumerate(refs)},
-            name_order=_name_order(refs),
+            name_order=name_places([ref.name for ref in refs]),
         )
 
     # --- searching ---------------------------------------------------------------------
@@ -570,15 +570,6 @@ def _top(
         ToolHit(refs[doc].name, round(scores[doc], 6), compiled.summary(doc))
         for doc in candidates[:limit]
     ], total
-
-
-def _name_order(refs: Sequence[ToolReference]) -> Any:
-    """Each tool's place when the tools are sorted by name, by position in `refs`."""
-    import numpy as np
-
-    order = np.empty(len(refs), dtype=np.intp)
-    order[sorted(range(len(refs)), key=lambda doc: refs[doc].name)] = np.arange(len(refs))
-    return order
 
 
 def _posting(found: list[tuple[int, float]]) -> Posting:
