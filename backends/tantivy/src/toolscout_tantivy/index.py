@@ -8,10 +8,11 @@ query is a query built in code (user text never reaches tantivy's query parser):
 must match with zero score, and the term is a disjunction over the name, parameters and
 description fields, best field first (dismax), so a term found in three fields does not
 outscore two terms found once each; with its related words (`toolscout.related`), the
-best of them, each discounted. Tantivy scores each term over the set once per commit;
-core adds the terms' scores for the whole query and each clause, as a boolean query of
-them would, and ranks (`toolscout.clause_search.rank_term_scores`), so a search costs
-tantivy only the terms it has not seen since the last commit.
+best of them, each discounted. Tantivy scores each word over the set once per commit;
+core takes each term's best word, adds the terms' scores for the whole query and each
+clause, as a boolean query of them would, and ranks
+(`toolscout.clause_search.rank_term_scores`), so a search costs tantivy only the words
+it has not seen since the last commit, and none for a word the set does not have.
 
 BM25 statistics (IDF, average field length) are the whole index's: with many sets, each
 set's ranking is shaped by the others' documents too.
@@ -41,10 +42,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolscout.clause_search import (
     PostingsMemo,
+    best_of_words,
     clause_terms,
     rank_term_scores,
     search_by_clause,
 )
+from toolscout.confidence import profile_of
 from toolscout.coverage import by_coverage, coverage_depth
 from toolscout.errors import ConfigError
 from toolscout.index import Capabilities, Query, ToolIndexBase, check_session_id
@@ -68,7 +71,7 @@ _TERM_CACHE_SIZE = 20_000
 #: kept per searcher); larger ones by a tantivy query per text, which asks the engine for
 #: its top hits only.
 ONE_PASS_LIMIT = 20_000
-# Postings of (set, term) scores kept per searcher (see `_term_scores`; 16 bytes each).
+# Postings of (set, term) and (set, word) scores kept per searcher (`_term_scores`).
 _SCORED_POSTINGS = 2_000_000
 # Separates the set id from the tool name in the `key` field. Set ids are hex, so the
 # first NUL ends the set id whatever the tool's name holds.
@@ -626,7 +629,11 @@ class TantivyToolIndex(ToolIndexBase):
         group: Sequence[tuple[str, float]],
     ) -> tuple[Any, Any]:
         """The set's tools (places in `names`, each once) holding a word of `group` (a query
-        term and its related words) and tantivy's score of the term's clause for each."""
+        term and its related words) and the group's score for each: its best word's, each
+        related word's discounted (`best_of_words`), as a dismax of the words' boosted
+        clauses would score it. Tantivy scores each word once per searcher and set, however
+        many groups hold it: a common word related to many terms ("get" is in 2,291 of
+        Seal-Tools' tools) is read out once, not once per group."""
         import numpy as np
 
         memo_searcher, memo = self._scored
@@ -637,11 +644,41 @@ class TantivyToolIndex(ToolIndexBase):
         found = memo.get(key)
         if found is not None:
             return found
-        term = group[0][0]
-        clause = self._term_clauses.get(term) or self._term_clause(term)
-        if len(group) > 1:
-            (clause,) = self._with_related(toolset, [group], [clause])
-        built = clause[1]
+        # The set's words are the terms tantivy indexed for it: a query word outside them
+        # has no tool to find, and asking tantivy would cost as much as finding some.
+        vocabulary = profile_of(toolset, self.analyzer).weights
+        words = []
+        for word, discount in group:
+            if word not in vocabulary:
+                continue
+            rows, values = self._word_scores(searcher, only, toolset, names, memo, word)
+            if len(rows):
+                # In float32, as tantivy boosts: a group's score is within a unit in the
+                # last place of tantivy's dismax of the same words.
+                words.append((rows, values if discount == 1.0 else values * np.float32(discount)))
+        if not words:
+            return memo.put(key, (np.zeros(0, dtype=np.intp), np.zeros(0)))
+        rows, values = best_of_words(words)
+        return memo.put(key, (rows, values.astype(np.float64)))
+
+    def _word_scores(
+        self,
+        searcher: tantivy.Searcher,
+        only: str | None,
+        toolset: ToolSet,
+        names: list[str],
+        memo: PostingsMemo,
+        word: str,
+    ) -> tuple[Any, Any]:
+        """The set's tools holding `word` and tantivy's score of its clause for each
+        (float32, as tantivy scores), kept in the searcher's `memo`."""
+        import numpy as np
+
+        key = (toolset.id, word, None)  # not a group's key, `(set id, term)`
+        found = memo.get(key)
+        if found is not None:
+            return found
+        built = (self._term_clauses.get(word) or self._term_clause(word))[1]
         if only != toolset.id:
             from tantivy import Occur
             from tantivy import Query as TantivyQuery
@@ -649,17 +686,17 @@ class TantivyToolIndex(ToolIndexBase):
             scope = self._scope(toolset, None)
             built = TantivyQuery.boolean_query([(Occur.Must, scope), (Occur.Must, built)])
         # `hits` is built anew at each read (a list of every hit): read once.
-        found = searcher.search(built, max(len(names), 1)).hits
+        hits = searcher.search(built, max(len(names), 1)).hits
         nums_held, rows_held = self._rows.get(toolset, lambda: self._rows_of(toolset, names))
         rows = np.zeros(0, dtype=np.intp)
-        values = np.zeros(0)
-        if found:
-            addresses = [address for _, address in found]
+        values = np.zeros(0, dtype=np.float32)
+        if hits:
+            addresses = [address for _, address in hits]
             nums = np.array(searcher.fast_field_values("num", addresses), dtype=np.int64)
             at = np.minimum(np.searchsorted(nums_held, nums), len(nums_held) - 1)
             kept = nums_held[at] == nums  # not: a document a racing write deleted
             rows = rows_held[at[kept]]
-            values = np.array([score for score, _ in found])[kept]
+            values = np.array([score for score, _ in hits], dtype=np.float32)[kept]
         return memo.put(key, (rows, values))
 
     def _search_words(self, toolset: ToolSet, query: Query) -> tuple[list[ToolHit], int]:
