@@ -16,6 +16,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -114,12 +115,20 @@ def test_restart_gives_clear_errors_then_the_pool_recovers(own_server: EmbeddedS
         index.close()
 
 
-def test_the_next_search_after_an_outage_succeeds(own_server: EmbeddedServer) -> None:
+@pytest.mark.parametrize("options", [{}, {"mode": "keyword"}])
+def test_the_next_search_after_an_outage_succeeds(
+    own_server: EmbeddedServer, options: dict[str, Any]
+) -> None:
     """Searches while the server is down fail clearly (and fast: the pool is not waited
     on once the server is known to be down); the first search once it is back works,
-    instead of waiting out the pool's reconnection backoff."""
+    instead of waiting out the pool's reconnection backoff. In keyword mode the session
+    check is read after the ranking: a lost connection fails the same way."""
     index = PostgresToolIndex(
-        dsn=own_server.dsn, schema="outage", connect_timeout=2.0, pool_timeout=2.0
+        dsn=own_server.dsn,
+        schema="outage_" + options.get("mode", "default"),
+        connect_timeout=2.0,
+        pool_timeout=2.0,
+        **options,
     )
     try:
         index.index_tools("s", ledger_tools(5))

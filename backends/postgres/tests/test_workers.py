@@ -31,8 +31,13 @@ def names(index: PostgresToolIndex, session: str, query: str = COMMON, **kw: Any
     return [hit.name for hit in response.references]
 
 
-def test_a_set_indexed_by_one_worker_is_found_by_another(workers: Callable[..., Any]) -> None:
-    first, second = workers(), workers()
+@pytest.mark.parametrize("options", [{}, {"mode": "keyword"}])
+def test_a_set_indexed_by_one_worker_is_found_by_another(
+    workers: Callable[..., Any], options: dict[str, Any]
+) -> None:
+    """In keyword mode the session is checked while the search ranks: a change another
+    worker made is seen all the same."""
+    first, second = workers(**options), workers(**options)
     tools = ledger_tools(5)
     # The second worker searches first: an empty session, and a cached "nothing".
     assert names(second, "s") == []
