@@ -549,6 +549,7 @@ class SetTerms:
         # of it (a set of 10,000 tools holds about 7,000 terms; an array each cost more).
         self.term_ids: dict[str, int] = {}
         self._memo = PostingsMemo()  # each word group's postings (`group_postings`)
+        self._scored: dict[tuple[float, float], Any] = {}  # by (k1, b): `_scores`
         occurrences, owners, counts, lengths = array("q"), array("q"), array("d"), array("d")
         for row, tool in enumerate(tools.values()):
             length = 0.0
@@ -574,13 +575,30 @@ class SetTerms:
         #: Term id i's postings are `postings[offsets[i]:offsets[i + 1]]`.
         self.offsets = np.searchsorted(keys // size, np.arange(len(self.term_ids) + 1)).tolist()
 
-    def _posting(self, term: str) -> tuple[Any, Any] | None:
-        """The rows of the tools holding `term`, and its field-weighted count in each."""
+    def _posting(self, term: str, k1: float, b: float) -> tuple[Any, Any] | None:
+        """The rows of the tools holding `term`, and its BM25F score in each."""
         found = self.term_ids.get(term)
         if found is None:
             return None
         start, end = self.offsets[found], self.offsets[found + 1]
-        return self.postings[start:end], self.tf[start:end]
+        return self.postings[start:end], self._scores(k1, b)[start:end]
+
+    def _scores(self, k1: float, b: float) -> Any:
+        """Every posting's BM25F score (its term's idf times its saturated count), for
+        `k1` and `b`: the whole set's at once, the first time they are asked for, rather
+        than each word's as a search meets it (the same arithmetic, posting by posting)."""
+        import numpy as np
+
+        found = self._scored.get((k1, b))
+        if found is None:
+            size = len(self.names)
+            held = np.diff(self.offsets)  # each term's tools
+            idf = [math.log(1.0 + (size - n + 0.5) / (n + 0.5)) for n in held.tolist()]
+            norm = k1 * (1.0 - b + b * self.lengths[self.postings] / self.avgdl)
+            tf = self.tf
+            found = np.repeat(np.array(idf), held) * tf * (k1 + 1.0) / (tf + norm)
+            self._scored[(k1, b)] = found
+        return found
 
     def top(
         self,
@@ -624,16 +642,13 @@ class SetTerms:
     ) -> tuple[Any, Any]:
         import numpy as np
 
-        size = len(self.names)
         words = []
         for word, discount in group:
-            posting = self._posting(word)
+            posting = self._posting(word, k1, b)
             if posting is None or not len(posting[0]):
                 continue
-            held, tf = posting
-            idf = math.log(1.0 + (size - len(held) + 0.5) / (len(held) + 0.5))
-            norm = k1 * (1.0 - b + b * self.lengths[held] / self.avgdl)
-            words.append((held, discount * idf * tf * (k1 + 1.0) / (tf + norm)))
+            held, score = posting
+            words.append((held, score if discount == 1.0 else score * discount))
         if not words:
             return np.zeros(0, dtype=np.intp), np.zeros(0)
         return best_of_words(words)
@@ -659,19 +674,18 @@ class SetTerms:
 
         size = len(self.names)
         scores = np.zeros(size, dtype=np.float64)
-        norm = k1 * (1.0 - b + b * self.lengths / self.avgdl)
         best = np.zeros(size, dtype=np.float64)
         for group in groups:
             widened = len(group) > 1
             if widened:
                 best.fill(0.0)
             for word, discount in group:
-                posting = self._posting(word)
+                posting = self._posting(word, k1, b)
                 if posting is None:
                     continue
-                rows, tf = posting
-                idf = math.log(1.0 + (size - len(rows) + 0.5) / (len(rows) + 0.5))
-                score = discount * idf * tf * (k1 + 1.0) / (tf + norm[rows])
+                rows, score = posting
+                if discount != 1.0:
+                    score = score * discount
                 if widened:
                     best[rows] = np.maximum(best[rows], score)
                 else:
