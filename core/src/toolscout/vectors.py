@@ -586,7 +586,8 @@ class SetTerms:
     def _scores(self, k1: float, b: float) -> Any:
         """Every posting's BM25F score (its term's idf times its saturated count), for
         `k1` and `b`: the whole set's at once, the first time they are asked for, rather
-        than each word's as a search meets it (the same arithmetic, posting by posting)."""
+        than each word's as a search meets it (the same arithmetic, posting by posting; a
+        related word's discount multiplies its score)."""
         import numpy as np
 
         found = self._scored.get((k1, b))
