@@ -284,6 +284,10 @@ def test_best_of_words_keeps_each_tools_best_word(words: list[dict[int, float]])
         (np.array(list(word), dtype=np.intp), np.array(list(word.values()))) for word in words
     ]
     positions, values = best_of_words(postings)
+    # With the set's size, postings this many for it are merged in place: the same answer.
+    in_place = best_of_words(postings, 41)
+    assert np.array_equal(in_place[0], positions) and np.array_equal(in_place[1], values)
+    assert in_place[0].dtype == positions.dtype and in_place[1].dtype == values.dtype
     expected: dict[int, float] = {}
     for word in words:
         for tool, score in word.items():

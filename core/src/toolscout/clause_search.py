@@ -241,14 +241,27 @@ def rank_term_scores(
     return candidates[page], scores, total
 
 
-def best_of_words(postings: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
+def best_of_words(postings: Sequence[tuple[Any, Any]], size: int = 0) -> tuple[Any, Any]:
     """A word group's postings from its words' (each tool once per word, scores already
-    discounted): each tool that holds one, once, with its best score. Sorts the postings
-    at hand, so its cost does not grow with the set."""
+    discounted): each tool that holds one, once, ascending, with its best score. Sorts the
+    postings at hand, so its cost does not grow with the set; when they are many for the
+    set's `size` (positions run below it; 0: unknown), as a common word's are, the best
+    scores are kept in place in one slot per tool instead: a sort of n postings costs about
+    as much as a pass over `_DENSE_SORT` x n tools."""
     import numpy as np
 
     if len(postings) == 1:
         return postings[0]
+    if size and sum(len(found) for found, _ in postings) * _DENSE_SORT > size:
+        dtype = np.result_type(*(scores.dtype for _, scores in postings))
+        best = np.full(size, -np.inf, dtype=dtype)
+        held = np.zeros(size, dtype=bool)
+        for found, scores in postings:  # a word holds a tool once
+            best[found] = np.maximum(best[found], scores)
+            held[found] = True
+        positions = np.flatnonzero(held)
+        kind = np.result_type(*(found.dtype for found, _ in postings))
+        return positions.astype(kind, copy=False), best[positions]
     positions = np.concatenate([found for found, _ in postings])
     values = np.concatenate([scores for _, scores in postings])
     order = np.argsort(positions, kind="stable")
@@ -261,6 +274,10 @@ def best_of_words(postings: Sequence[tuple[Any, Any]]) -> tuple[Any, Any]:
     np.not_equal(positions[1:], positions[:-1], out=starts[1:])
     firsts = np.flatnonzero(starts)
     return positions[firsts], np.maximum.reduceat(values, firsts)
+
+
+#: `best_of_words` keeps best scores in place when its postings times this exceed the set.
+_DENSE_SORT = 8
 
 
 def name_places(names: Sequence[str]) -> Any:

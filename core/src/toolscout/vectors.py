@@ -652,7 +652,7 @@ class SetTerms:
             words.append((held, score if discount == 1.0 else score * discount))
         if not words:
             return np.zeros(0, dtype=np.intp), np.zeros(0)
-        return best_of_words(words)
+        return best_of_words(words, len(self.names))
 
     @cached_property
     def name_order(self) -> Any:

@@ -126,8 +126,11 @@ class SetIndex:
             key = tuple(group)
             widened = self._widened.get(key)
             if widened is None:
-                words = [(self._slots[held], self._scores[held] * d) for held, d in spans]
-                widened = self._widened.put(key, best_of_words(words))
+                words = [
+                    (self._slots[held], self._scores[held] * d if d != 1.0 else self._scores[held])
+                    for held, d in spans
+                ]
+                widened = self._widened.put(key, best_of_words(words, len(self.names)))
             found.append(widened)
         return found
 

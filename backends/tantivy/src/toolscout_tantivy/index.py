@@ -658,7 +658,7 @@ class TantivyToolIndex(ToolIndexBase):
                 words.append((rows, values if discount == 1.0 else values * np.float32(discount)))
         if not words:
             return memo.put(key, (np.zeros(0, dtype=np.intp), np.zeros(0)))
-        rows, values = best_of_words(words)
+        rows, values = best_of_words(words, len(names))
         return memo.put(key, (rows, values.astype(np.float64)))
 
     def _word_scores(
