@@ -208,6 +208,23 @@ def test_the_best_coverage_is_the_best_tools(
     assert profile.best_coverage(weighed, allowed) == best_allowed
 
 
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=4), min_size=1, max_size=6),
+    st.lists(st.sampled_from([*WORDS, "calc", "forec", "zebra"]), min_size=1, max_size=5),
+)
+def test_every_tools_coverage_at_once_is_each_ones(
+    descriptions: list[list[str]], query: list[str]
+) -> None:
+    """Failure: `coverages` (every named tool at once, as score fusion weighs them) gave a
+    value other than `coverage` of that tool alone, to the last bit, prefixes included."""
+    tools = [ToolReference(f"tool_{i}", " ".join(words)) for i, words in enumerate(descriptions)]
+    profile = _profile(tools)
+    weighed = profile.weigh(_terms(" ".join(query)))
+    names = [tool.name for tool in reversed(tools)] + ["no_such_tool"]
+    expected = [weighed.coverage(profile.terms.get(name, frozenset())) for name in names]
+    assert profile.coverages(weighed, names).tolist() == expected
+
+
 def test_a_similarity_answer_weighs_how_near_the_catalog_comes_whatever_the_ranking() -> None:
     profile = _profile(TOOLS)
     terms = _terms("refund a card payment")

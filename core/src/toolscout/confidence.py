@@ -229,6 +229,36 @@ class CatalogProfile:
         postings = {word: np.array(found, dtype=np.intp) for word, found in rows.items()}
         return names, {name: row for row, name in enumerate(names)}, postings
 
+    def coverages(self, weighed: WeighedQuery, names: Sequence[str]) -> Any:
+        """`weighed.coverage` of each named tool (0 for a name the set does not hold), as an
+        array: each word's weight added to the tools that contain it, the exact words' and
+        the prefixes' in two sums added last, in the words' order, as `coverage` adds them
+        (so the same values), without a loop over the tools."""
+        import numpy as np
+
+        all_names, row_of, postings = self._postings
+        rows = np.fromiter((row_of.get(name, -1) for name in names), np.intp, len(names))
+        if weighed.total <= 0:
+            return np.zeros(len(names))
+        size = len(all_names) + 1  # the last slot, no tool's, for a name the set lacks
+
+        def summed(parts: list[Any], weights: list[float]) -> Any:
+            if not parts:
+                return np.zeros(size)
+            counts = [len(found) for found in parts]
+            return np.bincount(np.concatenate(parts), np.repeat(weights, counts), size)
+
+        exact = [(postings[term], weight) for term, weight in weighed.exact if term in postings]
+        prefixed = []
+        for completions, weight in weighed.prefixes:
+            found = [postings[word] for word in completions if word in postings]
+            if found:
+                prefixed.append((np.unique(np.concatenate(found)), weight))
+        covered = summed([p for p, _ in exact], [w for _, w in exact]) + summed(
+            [p for p, _ in prefixed], [w for _, w in prefixed]
+        )
+        return covered[rows] / weighed.total
+
     def best_coverage(self, weighed: WeighedQuery, allowed: Collection[str] | None = None) -> float:
         """The coverage of the query (`weigh`) by the tool that covers most of it, of all
         the set's tools (those `allowed`, when given), whatever a ranking put first."""

@@ -274,6 +274,8 @@ def _by_coverage(
     clause) the tool covers, to `power`: a top BM25 hit matching one common word of a
     paraphrased request weighs little, while one matching a whole step of a several-step
     request keeps its weight."""
+    import numpy as np
+
     from toolscout.confidence import profile_of
 
     profile = profile_of(toolset, analyzer)
@@ -281,11 +283,15 @@ def _by_coverage(
     parts: list[Sequence[str]] = [query.terms]  # without repeats, as a clause's are made
     parts += [tuple(dict.fromkeys(analyzer.query_terms(step))) for step in steps if len(steps) > 1]
     weighed = [profile.weigh(terms) for terms in parts if terms]
-    empty: frozenset[str] = frozenset()
-    for name, entry in fused.items():
-        if entry[2] > 0:
-            words = profile.terms.get(name, empty)
-            entry[2] *= max(part.coverage(words) for part in weighed) ** power
+    names = [name for name, entry in fused.items() if entry[2] > 0]
+    if not weighed or not names:
+        return
+    # Every candidate's coverage of each part at once (`CatalogProfile.coverages`).
+    shares = profile.coverages(weighed[0], names)
+    for part in weighed[1:]:
+        shares = np.maximum(shares, profile.coverages(part, names))
+    for name, share in zip(names, shares.tolist(), strict=True):
+        fused[name][2] *= share**power
 
 
 # Each set's tools' name terms, by analysis, filled as they come up in fusions.
