@@ -229,24 +229,24 @@ class CatalogProfile:
         postings = {word: np.array(found, dtype=np.intp) for word, found in rows.items()}
         return names, {name: row for row, name in enumerate(names)}, postings
 
-    def coverages(self, weighed: WeighedQuery, names: Sequence[str]) -> Any:
-        """`weighed.coverage` of each named tool (0 for a name the set does not hold), as an
-        array: each word's weight added to the tools that contain it, the exact words' and
-        the prefixes' in two sums added last, in the words' order, as `coverage` adds them
-        (so the same values), without a loop over the tools."""
+    def _covered(self, weighed: WeighedQuery) -> Any:
+        """Each tool's covered weight of the query (by row of `_postings`, then a last slot,
+        no tool's, always 0): each word's weight added to the tools that contain it, the
+        exact words' and the prefixes' in two sums added last, each in the words' order, as
+        `WeighedQuery.covered` adds them, so the same values. All words in one bincount per
+        kind: a Python loop over a common word's tools (`get`: thousands of a 50,000-tool
+        catalog) took milliseconds per search, and an array add per word adds up too."""
         import numpy as np
 
-        all_names, row_of, postings = self._postings
-        rows = np.fromiter((row_of.get(name, -1) for name in names), np.intp, len(names))
-        if weighed.total <= 0:
-            return np.zeros(len(names))
-        size = len(all_names) + 1  # the last slot, no tool's, for a name the set lacks
+        names, _row_of, postings = self._postings
+        size = len(names) + 1
 
-        def summed(parts: list[Any], weights: list[float]) -> Any:
-            if not parts:
+        def summed(found: list[tuple[Any, float]]) -> Any:
+            if not found:
                 return np.zeros(size)
-            counts = [len(found) for found in parts]
-            return np.bincount(np.concatenate(parts), np.repeat(weights, counts), size)
+            rows = np.concatenate([rows for rows, _ in found])
+            weights = np.repeat([weight for _, weight in found], [len(r) for r, _ in found])
+            return np.bincount(rows, weights, size)
 
         exact = [(postings[term], weight) for term, weight in weighed.exact if term in postings]
         prefixed = []
@@ -254,58 +254,33 @@ class CatalogProfile:
             found = [postings[word] for word in completions if word in postings]
             if found:
                 prefixed.append((np.unique(np.concatenate(found)), weight))
-        covered = summed([p for p, _ in exact], [w for _, w in exact]) + summed(
-            [p for p, _ in prefixed], [w for _, w in prefixed]
-        )
-        return covered[rows] / weighed.total
+        return summed(exact) + summed(prefixed)
+
+    def coverages(self, weighed: WeighedQuery, names: Sequence[str]) -> Any:
+        """`weighed.coverage` of each named tool (0 for a name the set does not hold), as an
+        array, the same values, without a loop over the tools."""
+        import numpy as np
+
+        if weighed.total <= 0:
+            return np.zeros(len(names))
+        row_of = self._postings[1]
+        rows = np.array([row_of.get(name, -1) for name in names], dtype=np.intp)
+        return self._covered(weighed)[rows] / weighed.total
 
     def best_coverage(self, weighed: WeighedQuery, allowed: Collection[str] | None = None) -> float:
         """The coverage of the query (`weigh`) by the tool that covers most of it, of all
         the set's tools (those `allowed`, when given), whatever a ranking put first."""
         if weighed.total <= 0:
             return 0.0
-        import numpy as np
 
-        names, row_of, postings = self._postings
-        # Each word's weight added to the tools that contain it, all words in one bincount:
-        # a Python loop over a common word's tools (`get`: thousands of a 50,000-tool
-        # catalog) took milliseconds per search, and an array add per word adds up too.
-        parts: list[Any] = []
-        weights: list[float] = []
-        for term, weight in weighed.exact:
-            rows = postings.get(term)
-            if rows is not None:
-                parts.append(rows)
-                weights.append(weight)
-        for completions, weight in weighed.prefixes:
-            found = [postings[word] for word in completions if word in postings]
-            if found:
-                parts.append(np.unique(np.concatenate(found)))
-                weights.append(weight)
-        if not parts:
-            return 0.0
-        # Each tool's weights are added in the words' order, as one add per word would.
-        counts = [len(rows) for rows in parts]
-        covered = np.bincount(
-            np.concatenate(parts), np.repeat(weights, counts), minlength=len(names)
-        )
-        rows = None
-        if allowed is not None:
-            rows = np.fromiter((row_of[name] for name in allowed if name in row_of), np.intp)
-        values = covered if rows is None else covered[rows]
-        best = values.max() if len(values) else 0.0
-        if best <= 0:
-            return 0.0
-        if not weighed.prefixes:
-            # Each tool's weights were added in the words' order from 0, as `coverage` adds
-            # them: the leader's coverage, without looking at every tied leader.
-            return float(best) / weighed.total
-        # The leader's coverage as `WeighedQuery.coverage` sums it (a prefix's weight is
-        # added in another order there, so the last bit may differ).
-        leaders = np.flatnonzero(values >= best - 1e-9)
-        if rows is not None:
-            leaders = rows[leaders]
-        return max(weighed.coverage(self.terms[names[row]]) for row in leaders)
+        covered = self._covered(weighed)
+        if allowed is None:
+            values = covered  # its last slot is 0: no tool's
+        else:
+            row_of = self._postings[1]
+            values = covered[[row_of[name] for name in allowed if name in row_of]]
+        best = float(values.max()) if len(values) else 0.0
+        return best / weighed.total if best > 0 else 0.0
 
     def _completions(self, term: str) -> frozenset[str]:
         """The set's words that `term` begins, if it is long enough (a bounded few)."""
