@@ -117,10 +117,19 @@ def related_in(
 ) -> list[tuple[str, float]]:
     """The (at most `limit`) words nearest to `term` that `vocabulary` (a catalog's words)
     holds, with their similarity, best first."""
+    table = _read()
+    at = table.index.get(term)
+    if at is None:
+        return []
+    # Read from the table as far as needed, not through `related_terms`: a word's first
+    # look-up would build all its (up to 24) pairs to keep the first few.
     found: list[tuple[str, float]] = []
-    for other, similarity in related_terms(term):
+    stems, neighbours, similarities = table.stems, table.neighbours, table.similarities
+    start, end = table.spans[at]
+    for k in range(start, end):
+        other = stems[neighbours[k]]
         if other in vocabulary:
-            found.append((other, similarity))
+            found.append((other, similarities[k] / 100.0))
             if len(found) == limit:
                 break
     return found
