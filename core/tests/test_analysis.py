@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from toolscout import ToolReference
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from toolscout import ToolReference, analysis
 from toolscout.analysis import (
     STOP_WORDS,
     analyzer,
@@ -112,6 +116,51 @@ def test_clauses_are_sentences_cut_where_a_step_starts() -> None:
         "Tell me tomorrow's forecast."
     ]
     assert len(clauses(" ".join(f"Do task number {i}." for i in range(20)))) == 8
+
+
+# The plain statement of `clauses` and of `name_candidates`' identifier-shaped pieces (each
+# pattern tried all along the text); the module finds the same from rarer characters.
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s*\n\s*")
+_STEP = re.compile(
+    r"(?:,\s*|\s+)(?:and\s+)?(?:then|also|after that|afterwards|finally|lastly|additionally|"
+    r"secondly|thirdly)\b[,:]?\s*|^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|also|"
+    r"finally|lastly|additionally|next|after that|afterwards|moreover|furthermore)\b[,:]?\s*",
+    re.IGNORECASE,
+)
+_DELIMITERS = re.compile(r"[\s,;:'\"`()\[\]{}<>]+")
+_SHAPED = re.compile(r"\w[_./\-]\w|[a-z][A-Z]")
+
+
+def plain_clauses(query: str) -> list[str]:
+    parts = (
+        part.strip(" ,;:\"'") for s in _SENTENCE.split(query.strip()) for part in _STEP.split(s)
+    )
+    return [part for part in parts if len(part.split()) >= 3][:8]
+
+
+def plain_identifier_candidates(query: str) -> list[str]:
+    pieces = (piece.strip(".!?") for piece in _DELIMITERS.split(query.strip()))
+    return list(dict.fromkeys(fold(piece) for piece in pieces if _SHAPED.search(piece)))
+
+
+# Step words (a long s matches s), separators, quotes and identifiers, to mix.
+STEPS = ["then", "Also", "FINALLY", "after that", "firstly", "Next", "and then", "laſtly", "thence"]
+MARKS = [".", "!", "?", ";", ",", ":", "\n", " \n ", "\t", "  ", "\u00a0", "'", '"', "`", "(", "]"]
+NAMES = ["a_b", "a.b", "fooBar", "getURLs", "select:a,b", "x-y", "a.", ".a", "Météo", "天气", "éA"]
+PIECES = st.sampled_from([*STEPS, *MARKS, *NAMES, "send", "the", "email", "Paris"])
+QUERIES = st.one_of(
+    st.lists(st.one_of(PIECES, st.text(max_size=3)), max_size=30).map(" ".join),
+    st.lists(st.one_of(PIECES, st.text(max_size=3)), max_size=30).map("".join),
+    st.text(max_size=40),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(QUERIES)
+def test_clauses_and_candidates_are_what_the_plain_statement_gives(query: str) -> None:
+    assert clauses(query) == plain_clauses(query)
+    found = analysis._identifier_pieces(query.strip())
+    assert list(dict.fromkeys(map(fold, found))) == plain_identifier_candidates(query)
 
 
 def test_short_names_drop_namespaces_not_words() -> None:

@@ -212,6 +212,12 @@ _NAME_DELIMITERS = re.compile(r"[\s,;:'\"`()\[\]{}<>]+")
 _QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'")
 # An inner separator or a lower→upper step marks a piece as an identifier.
 _IDENTIFIER_SHAPED = re.compile(r"\w[_./\-]\w|[a-z][A-Z]")
+# Where `_IDENTIFIER_SHAPED` matches, found by its middle character: a pattern that starts
+# with one character class lets the engine skip to the few candidates in C.
+_SHAPE_MIDDLE = re.compile(r"[_./\-A-Z](?:(?<=\w[_./\-])(?=\w)|(?<=[a-z][A-Z]))")
+# A run of non-delimiters: from a position, where its piece ends (in the reversed text,
+# where it starts).
+_PIECE_RUN = re.compile(r"[^\s,;:'\"`()\[\]{}<>]*")
 _SELECT = re.compile(r"^\s*select\s*:", re.IGNORECASE)
 
 
@@ -238,12 +244,29 @@ def name_candidates(query: str) -> list[str]:
     if "`" in text or '"' in text or "'" in text:
         for match in _QUOTED.finditer(text):
             found.append(next(group for group in match.groups() if group is not None).strip())
-    if _IDENTIFIER_SHAPED.search(text):
-        for piece in _NAME_DELIMITERS.split(text):
-            piece = piece.strip(".!?")
-            if piece and _IDENTIFIER_SHAPED.search(piece):
-                found.append(piece)
+    found.extend(_identifier_pieces(text))
     return list(dict.fromkeys(fold(piece) for piece in found if piece))
+
+
+def _identifier_pieces(text: str) -> list[str]:
+    """The identifier-shaped pieces of `text` split at `_NAME_DELIMITERS`, stripped of
+    `.!?`, in order: only the pieces around a shape are cut out, not every word."""
+    found = []
+    end = 0
+    backwards = ""
+    for shape in _SHAPE_MIDDLE.finditer(text):
+        at = shape.start()
+        if at < end:
+            continue  # inside the piece just taken
+        if not backwards:
+            backwards = text[::-1]
+        back = len(text) - at  # `text[at - 1]` is `backwards[back]`
+        start = at - (_PIECE_RUN.match(backwards, back).end() - back)  # type: ignore[union-attr]
+        end = _PIECE_RUN.match(text, at).end()  # type: ignore[union-attr]
+        piece = text[start:end].strip(".!?")
+        if piece and _IDENTIFIER_SHAPED.search(piece):
+            found.append(piece)
+    return found
 
 
 # What separates a tool's namespace from its own name: `s3.put_object`, `mcp__x__ask_codex`,
@@ -268,14 +291,21 @@ def short_names(folded_name: str) -> list[str]:
 # A query's clauses: its sentences, each cut again where a step starts ("then", "also",
 # "finally", "after that" ...). A clause under three words is left out (a name or a value,
 # not a request), and a query has at most `_MAX_CLAUSES` (each costs an embedding).
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s*\n\s*")
+# Sentences end at whitespace after `.!?;` or at whitespace holding a line break. The
+# patterns start with one character class, so the engine skips to candidates in C.
+_SENTENCE = re.compile(r"\s(?:(?<=[.!?;]\s)\s*|(?<=\n)\s*|\s*\n\s*)")
+_PUNCT_GAP = re.compile(r"[.!?;]\s+")
 _STEP_WORDS = r"then|also|after that|afterwards|finally|lastly|additionally|secondly|thirdly"
-_STEP = re.compile(
-    rf"(?:,\s*|\s+)(?:and\s+)?(?:{_STEP_WORDS})\b[,:]?\s*"
-    r"|^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|also|finally|lastly|additionally|"
+# A step inside a sentence, after a comma or a space.
+_STEP = re.compile(rf"[,\s]\s*(?:and\s+)?(?:{_STEP_WORDS})\b[,:]?\s*", re.IGNORECASE)
+# A step that opens a sentence.
+_FIRST_STEP = re.compile(
+    r"(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|also|finally|lastly|additionally|"
     r"next|after that|afterwards|moreover|furthermore)\b[,:]?\s*",
     re.IGNORECASE,
 )
+# What `_STEP` needs in ASCII text, lower-cased (where IGNORECASE means ASCII case only).
+_STEP_HINTS = ("then", "also", "after", "finally", "lastly", "additionally", "secondly", "thirdly")
 _MIN_CLAUSE_WORDS = 3
 _MAX_CLAUSES = 8
 
@@ -287,11 +317,36 @@ def clauses(query: str) -> list[str]:
     of one clause gives that clause alone.
     """
     found: list[str] = []
-    for sentence in _SENTENCE.split(query.strip()):
-        for part in _STEP.split(sentence):
+    for sentence in _sentences(query.strip()):
+        first = _FIRST_STEP.match(sentence)
+        if first:
+            sentence = sentence[first.end() :]
+        for part in _steps(sentence):
             part = part.strip(" ,;:\"'")
-            if len(part.split()) >= _MIN_CLAUSE_WORDS:
+            if len(part.split(None, 2)) >= _MIN_CLAUSE_WORDS:
                 found.append(part)
                 if len(found) == _MAX_CLAUSES:
                     return found
     return found
+
+
+def _sentences(text: str) -> list[str]:
+    if "\n" in text:
+        return _SENTENCE.split(text)
+    # No line break: cut after each `.!?;` that whitespace follows (a rare character).
+    found = []
+    start = 0
+    for gap in _PUNCT_GAP.finditer(text):
+        found.append(text[start : gap.start() + 1])
+        start = gap.end()
+    found.append(text[start:])
+    return found
+
+
+def _steps(sentence: str) -> list[str]:
+    # Most sentences hold no step word: checking for one costs less than the pattern.
+    if sentence.isascii():
+        lowered = sentence.lower()
+        if not any(word in lowered for word in _STEP_HINTS):
+            return [sentence]
+    return _STEP.split(sentence)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
+from itertools import compress
 from typing import Any
 
 from toolscout.analysis import Analyzer
@@ -22,6 +24,9 @@ __all__ = ["MAX_LISTED_WORDS", "Vocabulary", "reports_words", "unmatched_in", "u
 MAX_LISTED_WORDS = 5
 """Query words no tool contains that a result names."""
 _QUERY_WORD = re.compile(r"\w+")
+# ASCII bytes with every non-word character made a space: `split` then finds the words
+# `_QUERY_WORD` does, sooner.
+_NON_WORD = bytes(c if _QUERY_WORD.match(chr(c)) else 32 for c in range(256))
 
 #: Words whose verdict a vocabulary keeps (then it forgets them all and starts again).
 MEMO_WORDS = 50_000
@@ -42,7 +47,7 @@ class _Terms:
     def judge(self, word: str, analysis: Analyzer) -> bool:
         """Whether `word` means something none of the terms holds, kept in `verdicts`."""
         wanted = analysis.query_terms(word)
-        verdict = bool(wanted) and not any(term in self.terms for term in wanted)
+        verdict = bool(wanted) and self.terms.isdisjoint(wanted)
         if len(self.verdicts) >= MEMO_WORDS:
             self.verdicts.clear()  # crude but bounded; a lost race recomputes
         self.verdicts[word] = verdict
@@ -92,6 +97,10 @@ def reports_words(index: Any) -> bool:
 
 # Each set's vocabulary, by analysis, built on first use and dropped with the set.
 _set_vocabularies: PerSet[_Terms] = PerSet()
+# Each set's vocabularies of its tools a metadata filter let through, the latest few
+# filters' by analysis: building one reads every such tool's terms (milliseconds).
+_filtered_vocabularies: PerSet[OrderedDict[frozenset[str], _Terms]] = PerSet()
+_FILTERS_KEPT = 4
 
 
 def unmatched_in(
@@ -104,9 +113,24 @@ def unmatched_in(
             toolset, lambda: _vocabulary(toolset.tools.values(), analysis), analysis.signature
         )
     else:
-        tools = toolset.tools
-        vocabulary = _vocabulary((tools[name] for name in allowed if name in tools), analysis)
+        vocabulary = _filtered_vocabulary(toolset, analysis, frozenset(allowed))
     return _missing(query, vocabulary, analysis)
+
+
+def _filtered_vocabulary(toolset: ToolSet, analysis: Analyzer, allowed: frozenset[str]) -> _Terms:
+    kept = _filtered_vocabularies.get(toolset, OrderedDict, analysis.signature)
+    with _vocabulary_lock:
+        vocabulary = kept.get(allowed)
+        if vocabulary is not None:
+            kept.move_to_end(allowed)
+            return vocabulary
+    tools = toolset.tools
+    vocabulary = _vocabulary((tools[name] for name in allowed if name in tools), analysis)
+    with _vocabulary_lock:
+        kept[allowed] = vocabulary
+        if len(kept) > _FILTERS_KEPT:
+            kept.popitem(last=False)
+    return vocabulary
 
 
 class Vocabulary:
@@ -138,14 +162,19 @@ def _vocabulary(tools: Iterable[ToolReference], analysis: Analyzer) -> _Terms:
 
 
 def _missing(query: str, vocabulary: _Terms, analysis: Analyzer) -> list[str]:
-    missing = []
-    verdicts = vocabulary.verdicts
-    for word in dict.fromkeys(_QUERY_WORD.findall(query)):
-        lacks = verdicts.get(word)
-        if lacks is None:
-            lacks = vocabulary.judge(word, analysis)
-        if lacks:
-            missing.append(word)
-            if len(missing) == MAX_LISTED_WORDS:
-                break
-    return missing
+    if query.isascii():
+        words = query.encode("ascii").translate(_NON_WORD).decode("ascii").split()
+    else:
+        words = _QUERY_WORD.findall(query)
+    # Most words were judged before: their verdicts are looked up in C, repeats and all.
+    lacks: list[bool | None] = list(map(vocabulary.verdicts.get, words))
+    if None in lacks:
+        judged: dict[str, bool] = {}  # here, not in `verdicts`: a full memo is cleared
+        for i, lack in enumerate(lacks):
+            if lack is None:
+                word = words[i]
+                lack = judged.get(word)
+                if lack is None:
+                    lack = judged[word] = vocabulary.judge(word, analysis)
+                lacks[i] = lack
+    return list(dict.fromkeys(compress(words, lacks)))[:MAX_LISTED_WORDS]
