@@ -290,3 +290,19 @@ def test_new_uses_are_learnt_in_the_background_and_searches_go_on_meanwhile() ->
     assert names(index) == before  # answered from what was learnt, while it learns again
     learner.settle(timeout=10)
     assert names(index)[0] == "plan_manager"
+
+
+def test_the_nearest_are_a_stable_sorts_first_with_or_without_a_partition() -> None:
+    """`_largest` (the nearest answered queries): past `SORT_LIMIT` values a partition
+    shortlists them first; either way the positions and order of a stable sort, ties (many,
+    from few distinct values) to the first."""
+    np = pytest.importorskip("numpy")
+    from toolscout import learning
+
+    rng = np.random.default_rng(5)
+    for size in (1, 7, 8, 9, 200, learning.SORT_LIMIT, learning.SORT_LIMIT + 1, 3000):
+        for distinct in (2, 5, 1000):
+            values = rng.integers(0, distinct, size) / distinct
+            for count in (1, 8, 20):
+                expected = np.argsort(-values, kind="stable")[:count]
+                assert learning._largest(values, count).tolist() == expected.tolist()

@@ -86,6 +86,8 @@ PER_TOOL = 64
 #: candidates by keywords.
 FULL_SCAN = 2048
 CANDIDATES = 64
+#: Similarities past which the nearest are found by a partition first, not a sort alone.
+SORT_LIMIT = 512
 #: The engine's first hits whose tools' answered queries are compared by vector too.
 NEAR_HITS = 3
 #: Sessions that must have used two tools together before one is offered with the other.
@@ -137,6 +139,7 @@ class LearnedSet:
         size = max(1, len(docs))
         idf = {term: math.log1p(size / count) for term, count in frequency.items()}
         self.unknown_idf = math.log1p(size)
+        self.unknown_square = self.unknown_idf**2  # an unknown term's weight in a query's norm
         rows: dict[str, list[int]] = {}
         for row, doc in enumerate(docs):
             for term in doc.terms:
@@ -180,14 +183,17 @@ class LearnedSet:
         similarity is its keyword share alone)."""
         import numpy as np
 
+        # A search runs this once: each numpy call's overhead (a microsecond or more) is
+        # much of its cost, so methods rather than wrappers, and no call twice.
         size = len(self.answered)
+        postings = self.postings
         query_norm = 0.0
         arrays: list[Any] = []
         weights: list[Any] = []
         for term in terms:
-            found = self.postings.get(term)
+            found = postings.get(term)
             if found is None:
-                query_norm += self.unknown_idf**2
+                query_norm += self.unknown_square
             else:
                 arrays.append(found[0])
                 query_norm += found[1]
@@ -198,38 +204,42 @@ class LearnedSet:
         scale = math.sqrt(query_norm)
         if arrays and query_norm > 0:
             dot = np.bincount(np.concatenate(arrays), np.concatenate(weights), minlength=size)
-
-        def keyword(rows: Any = None) -> Any:
-            """The keyword similarity of `rows` (None: of every answered query)."""
-            if rows is None:
-                return np.zeros(size) if dot is None else dot / (scale * self.doc_norm)
-            return np.zeros(len(rows)) if dot is None else dot[rows] / (scale * self.doc_norm[rows])
-
         length = float(np.sqrt(vector.dot(vector))) if vector is not None else 0.0
         if self.vectors is None or length <= 0:
-            matched = np.zeros(0, dtype=np.intp) if dot is None else np.flatnonzero(dot > 0)
-            return matched, keyword(matched)
-        unit = (vector / length).astype(np.float32)
+            matched = np.zeros(0, dtype=np.intp) if dot is None else (dot > 0).nonzero()[0]
+            return matched, self._keyword(dot, scale, matched)
+        unit = (vector / length).astype(np.float32, copy=False)
+        rows: Any = None
         if size <= FULL_SCAN:
-            rows = None
             with one_thread():
                 cosine = self.vectors @ unit
         else:
-            matched = np.zeros(0, dtype=np.intp) if dot is None else np.flatnonzero(dot > 0)
+            matched = np.zeros(0, dtype=np.intp) if dot is None else (dot > 0).nonzero()[0]
             best = matched
             if len(matched) > CANDIDATES:
                 # By the keyword similarity without its constant factor, the query's norm.
                 closeness = dot[matched] * self.inverse_norm[matched]
                 cut = len(matched) - CANDIDATES
-                best = matched[np.argpartition(closeness, cut)[cut:]]
+                best = matched[closeness.argpartition(cut)[cut:]]
             rows, cosine = self._cosines(
                 best, [self.tool_rows[n] for n in near if n in self.tool_rows], unit
             )
         # Rounded: two answered queries with the same text tie whichever kernel computed them.
-        cosine = np.round(cosine, 6)
+        cosine = cosine.round(6)
         semantic = np.minimum(np.maximum((cosine - VECTOR_FLOOR) / (1.0 - VECTOR_FLOOR), 0.0), 1.0)
-        similarity = KEYWORD_SHARE * keyword(rows) + (1.0 - KEYWORD_SHARE) * semantic
+        similarity = KEYWORD_SHARE * self._keyword(dot, scale, rows)
+        similarity += (1.0 - KEYWORD_SHARE) * semantic
         return (np.arange(size) if rows is None else rows), similarity
+
+    def _keyword(self, dot: Any, scale: float, rows: Any) -> Any:
+        """The keyword similarity of `rows` (None: of every answered query)."""
+        import numpy as np
+
+        if dot is None:
+            return np.zeros(len(self.answered) if rows is None else len(rows))
+        if rows is None:
+            return dot / (scale * self.doc_norm)
+        return dot[rows] / (scale * self.doc_norm[rows])
 
     def _cosines(self, rows: Any, spans: list[tuple[int, int]], unit: Any) -> tuple[Any, Any]:
         """The cosines of `rows` and of the rows in `spans`, each row once, ascending."""
@@ -240,12 +250,12 @@ class LearnedSet:
             chosen[rows] = True
             for first, end in spans:
                 chosen[first:end] = True
-            rows = np.flatnonzero(chosen)
+            rows = chosen.nonzero()[0]
         else:
             rows = np.sort(rows)
         # A few hundred rows: numpy's own loop, without BLAS's threads (`one_thread`) to
         # hold back, costs less.
-        return rows, np.einsum("ij,j->i", np.take(self.vectors, rows, axis=0), unit)
+        return rows, np.einsum("ij,j->i", self.vectors[rows], unit)
 
     @cached_property
     def precision(self) -> list[float]:
@@ -285,14 +295,12 @@ class LearnedSet:
     ) -> tuple[dict[str, float], dict[str, float]]:
         """The learned vote of each tool for a query (its nearest answered queries' weighed
         similarities) and the similarity of its nearest answered query."""
-        import numpy as np
-
         if not self.answered:
             return {}, {}
         rows, similarity = self.similarities(terms, vector, near)
         if len(rows) > NEIGHBOURS:
             # The nearest, ties to the first rows (a stable sort of rows in ascending order).
-            nearest = np.argsort(-similarity, kind="stable")[:NEIGHBOURS]
+            nearest = _largest(similarity, NEIGHBOURS)
             rows, similarity = rows[nearest], similarity[nearest]
         vote: dict[str, float] = {}
         best: dict[str, float] = {}
@@ -306,6 +314,18 @@ class LearnedSet:
             vote[tool] = vote.get(tool, 0.0) + value * value * doc_weight[row]
             best[tool] = max(best.get(tool, 0.0), value)
         return vote, best
+
+
+def _largest(values: Any, count: int) -> Any:
+    """The positions of the `count` largest `values`, largest first, ties to the first: a
+    stable sort's first `count`."""
+    if len(values) > SORT_LIMIT:
+        # Sorted among those at least as large as the count-th largest (a partition): the
+        # same positions in the same order as a sort of every value, for less.
+        cut = len(values) - count
+        shortlist = (values >= values[values.argpartition(cut)[cut]]).nonzero()[0]
+        return shortlist[(-values[shortlist]).argsort(kind="stable")[:count]]
+    return (-values).argsort(kind="stable")[:count]
 
 
 def _session_weight(sessions: int) -> float:
@@ -531,23 +551,25 @@ class Learner:
             return hits, total
         # Each tool's nearest answered query's similarity, for `learned_confidence`.
         query.__dict__["learned"] = best
-        fused: dict[str, float] = {}
-        for rank, hit in enumerate(hits):
-            fused[hit.name] = 3.0 / (3.0 + rank)
+        fused = {hit.name: 3.0 / (3.0 + rank) for rank, hit in enumerate(hits)}
         # By the vote's rank, as the engine's share is by its rank, times how alike the
         # tool's nearest answered query is: weak when nothing it answered was much like this.
+        # (Sorted as (-score, name) pairs: the names are distinct, so by score, then name.)
         trusts: dict[str, float] = {}
-        for rank, name in enumerate(sorted(vote, key=lambda name: (-vote[name], name))):
-            trust = trusts[name] = learned.precision[min(9, int(best[name] * 10))]
+        precision = learned.precision
+        for rank, (_score, name) in enumerate(sorted([(-v, n) for n, v in vote.items()])):
+            trust = trusts[name] = precision[min(9, int(best[name] * 10))]
             share = LEARNED_WEIGHT * trust * 3.0 / (3.0 + rank)
             fused[name] = fused.get(name, 0.0) + share
-        order = sorted(fused, key=lambda name: (-fused[name], name))
+        scored = sorted([(-score, name) for name, score in fused.items()])
         if learned.used_with:
-            for name in order[:CO_DEPTH]:
+            allowed = query.allowed
+            for _score, name in scored[:CO_DEPTH]:
                 for other, share in learned.used_with.get(name, ()):
-                    if query.allowed is None or other in query.allowed:
+                    if allowed is None or other in allowed:
                         fused[other] = fused.get(other, 0.0) + CO_WEIGHT * share
-            order = sorted(fused, key=lambda name: (-fused[name], name))
+            scored = sorted([(-score, name) for name, score in fused.items()])
+        order = [name for _score, name in scored]
         # The engine's first hit keeps its place unless the evidence against it is more
         # often right than wrong (`precision` at or above `FIRST_TRUST`).
         if hits and order[0] != hits[0].name and trusts.get(order[0], 0.0) < FIRST_TRUST:
