@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -351,3 +353,69 @@ def test_a_query_weighed_again_is_remembered_and_the_memory_is_bounded() -> None
     for number in range(confidence._WEIGHED + 10):
         profile.weigh((f"word{number}",))
     assert len(profile._weighed) <= confidence._WEIGHED
+
+
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=4), min_size=1, max_size=6),
+    st.lists(st.sampled_from([*WORDS, "calc", "forec", "zebra"]), min_size=1, max_size=5),
+    st.lists(unit, min_size=8, max_size=8),
+    st.one_of(st.none(), unit),
+)
+def test_each_hits_confidence_is_combines_to_the_last_bit(
+    descriptions: list[list[str]],
+    query: list[str],
+    similarities: list[float],
+    density: float | None,
+) -> None:
+    """Failure: `confidences` (its sums written out, and with `dense` the coverages read
+    from every tool's covered weight) gave a hit other than `combine` of its evidence."""
+    tools = [ToolReference(f"tool_{i}", " ".join(words)) for i, words in enumerate(descriptions)]
+    profile = _profile(tools)
+    terms = _terms(" ".join(query))
+    weighed = profile.weigh(terms)
+    names = [tool.name for tool in reversed(tools)] + ["no_such_tool"]
+    seen = [weighed.covered(profile.terms.get(name, frozenset())) for name in names]
+    keyword = [
+        round(combine(coverage, weighed.known, corroborated=found >= 2), 4)
+        for coverage, found in seen
+    ]
+    assert confidences(profile, terms, names) == keyword
+    fit = SIMILARITY_FITS["l2_supercat_256"]
+    by_similarity = [
+        round(combine(coverage, weighed.known, similarity, fit, density=density), 4)
+        for (coverage, _), similarity in zip(seen, similarities, strict=False)
+    ]
+    sims = similarities[: len(names)]
+    assert confidences(profile, terms, names, sims, fit, density) == by_similarity
+    assert confidences(profile, terms, names, sims, fit, density, dense=True) == by_similarity
+
+
+@pytest.mark.parametrize(
+    "logit", [0.0, -0.0, 1e-300, 3.5, -7.25, 49.999, 50.0, 50.5, -50.0, -50.5, 1e308, -1e308]
+)
+def test_the_logistic_clamps_as_max_and_min_do(logit: float) -> None:
+    from toolscout.confidence import _logistic
+
+    expected = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, logit))))
+    assert _logistic(logit) == expected
+    assert _logistic(math.nan) == 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, math.nan))))
+
+
+def test_a_searchs_covered_weights_are_worked_out_once_per_profile() -> None:
+    """Failure: the covered weights were worked out again for the same query, could be
+    written to by a reader, or a profile read another's (the purposes profile shares the
+    weighed queries, not the tools' words)."""
+    schema = {"type": "object", "properties": {"id": {"description": "the card payment"}}}
+    tools = [*TOOLS, ToolReference("refund_order", "Undo an order.", schema)]
+    profile = _profile(tools)
+    weighed = profile.weigh(_terms("refund the payment"))
+    covered = profile._covered(weighed)
+    assert profile._covered(weighed) is covered
+    assert not covered.flags.writeable
+    purposes = profile.purposes(tools, ANALYZER)
+    assert purposes.weigh(_terms("refund the payment")) is weighed
+    names = [tool.name for tool in tools]
+    expected = [weighed.coverage(purposes.terms[name]) for name in names]
+    assert purposes.coverages(weighed, names).tolist() == expected
+    assert expected[-1] < profile.coverages(weighed, names).tolist()[-1]  # not the same words
+    assert profile._covered(profile._weigh(_terms("refund the payment"))) is not covered

@@ -235,26 +235,38 @@ class CatalogProfile:
         exact words' and the prefixes' in two sums added last, each in the words' order, as
         `WeighedQuery.covered` adds them, so the same values. All words in one bincount per
         kind: a Python loop over a common word's tools (`get`: thousands of a 50,000-tool
-        catalog) took milliseconds per search, and an array add per word adds up too."""
+        catalog) took milliseconds per search, and an array add per word adds up too.
+        The last query's array is kept (read-only): a search asks it of each hit's
+        confidence and of the answer's (`confidences` with `dense`, `nearest_confidence`)."""
+        last = self.__dict__.get("_last_covered")
+        if last is not None and last[0] is weighed:
+            return last[1]
         import numpy as np
 
         names, _row_of, postings = self._postings
         size = len(names) + 1
 
         def summed(found: list[tuple[Any, float]]) -> Any:
-            if not found:
-                return np.zeros(size)
             rows = np.concatenate([rows for rows, _ in found])
-            weights = np.repeat([weight for _, weight in found], [len(r) for r, _ in found])
+            # An array of the weights: np.repeat converts a list more slowly.
+            weights = np.repeat(
+                np.array([weight for _, weight in found]), [len(r) for r, _ in found]
+            )
             return np.bincount(rows, weights, size)
 
         exact = [(postings[term], weight) for term, weight in weighed.exact if term in postings]
+        covered = summed(exact) if exact else np.zeros(size)
         prefixed = []
         for completions, weight in weighed.prefixes:
             found = [postings[word] for word in completions if word in postings]
             if found:
                 prefixed.append((np.unique(np.concatenate(found)), weight))
-        return summed(exact) + summed(prefixed)
+        if prefixed:  # without, the prefixes' sum is 0 and adding it changes no value
+            covered = covered + summed(prefixed)
+        covered.flags.writeable = False  # shared by the calls that read it
+        # One slot, replaced whole: a thread finding another query's there works its own.
+        self.__dict__["_last_covered"] = (weighed, covered)
+        return covered
 
     def coverages(self, weighed: WeighedQuery, names: Sequence[str]) -> Any:
         """`weighed.coverage` of each named tool (0 for a name the set does not hold), as an
@@ -392,6 +404,14 @@ class WeighedQuery:
         return ((exact + prefixed) / self.total if self.total > 0 else 0.0), found
 
 
+def _logistic(logit: float) -> float:
+    """The confidence of a logit, clamped to [-50, 50] (`math.exp` overflows past about
+    700): what `max(-50.0, min(50.0, logit))` picks, NaN included, for a sixth of the cost."""
+    clamped = logit if logit < 50.0 else 50.0
+    clamped = clamped if clamped > -50.0 else -50.0
+    return 1.0 / (1.0 + math.exp(-clamped))
+
+
 def combine(
     coverage: float,
     known: float,
@@ -418,7 +438,7 @@ def combine(
             # Never raised below the reference: a sparser catalog than the fit's is not
             # evidence that a request fits.
             logit -= DENSITY_WEIGHT * max(0.0, density - fit.reference_density)
-    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, logit))))
+    return _logistic(logit)
 
 
 @dataclass(frozen=True)
@@ -448,20 +468,43 @@ def confidences(
     similarities: Sequence[float] | None = None,
     fit: SimilarityFit = DEFAULT_FIT,
     density: float | None = None,
+    *,
+    dense: bool = False,
 ) -> list[float]:
     """The confidence of each hit (`names`, with their cosine similarities if the engine
     scores by similarity, weighed by the embedding model's `fit` in a catalog of this
-    `density`), each rounded to 4 places."""
-    seen = evidence(profile, query_terms, names)
-    found = []
-    for at, coverage in enumerate(seen.coverages):
-        similarity = similarities[at] if similarities is not None else None
-        corroborated = seen.matched[at] >= 2
-        confidence = combine(
-            coverage, seen.known, similarity, fit, corroborated=corroborated, density=density
-        )
-        found.append(round(confidence, 4))
-    return found
+    `density`), each rounded to 4 places: `combine`'s, its sums written out here in the
+    same order (a call per hit cost more than the sums). With `dense` and similarities,
+    the coverages are read from every tool's covered weight (`CatalogProfile.coverages`,
+    the same values), which `nearest_confidence` works out for the same search anyway."""
+    if not names:
+        return []
+    weighed = profile.weigh(query_terms)
+    if similarities is None:
+        bias, by_coverage, by_known, by_corroboration = KEYWORD_MODEL
+        known = weighed.known
+        terms = profile.terms
+        empty: frozenset[str] = frozenset()
+        found = []
+        for name in names:
+            coverage, matched = weighed.covered(terms.get(name, empty))
+            logit = bias + by_coverage * coverage + by_known * known
+            logit += by_corroboration * (matched >= 2)
+            found.append(round(_logistic(logit), 4))
+        return found
+    if dense:
+        coverages = profile.coverages(weighed, names).tolist()  # Python floats, as summed
+    else:
+        coverages = evidence(profile, query_terms, names).coverages
+    bias, by_similarity, by_coverage = fit.model
+    # Never raised below the reference (`combine`); x - 0.0 is x, so no density is no discount.
+    discount = 0.0
+    if density is not None:
+        discount = DENSITY_WEIGHT * max(0.0, density - fit.reference_density)
+    return [
+        round(_logistic(bias + by_similarity * similarity + by_coverage * coverage - discount), 4)
+        for similarity, coverage in zip(similarities, coverages, strict=False)
+    ]
 
 
 def answer_confidence(hit_confidences: Sequence[float]) -> float:
@@ -486,7 +529,7 @@ def nearest_confidence(
     places. A fusion may rank a keyword match
     first, and `vector` mode ranks by similarity alone; the answer's confidence is the
     same in both."""
-    similarity = max(hit.score for hit in hits[:DEPTH])
+    similarity = max([hit.score for hit in hits[:DEPTH]])
     if nearest is not None:
         similarity = max(similarity, nearest)
     weighed = profile.weigh(query_terms)

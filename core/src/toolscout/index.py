@@ -452,7 +452,12 @@ class IndexChores(ABC):
         names = [hit.name for hit in engine]
         density = query.density if similarities is not None else None
         fit = self.similarity_fit
-        scored = iter(confidences(profile, query.terms, names, similarities, fit, density))
+        # Similarity coverages from every tool's covered weights, which the answer's
+        # confidence (`nearest_confidence`, below) reads too.
+        dense = similarities is not None
+        scored = iter(
+            confidences(profile, query.terms, names, similarities, fit, density, dense=dense)
+        )
         hits = [
             ToolHit(hit.name, hit.score, hit.summary, 1.0 if hit.name in named else next(scored))
             for hit in hits
