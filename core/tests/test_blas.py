@@ -119,3 +119,26 @@ def test_a_process_forked_inside_a_block_can_search() -> None:
     finally:
         leave.set()
         holder.join()
+
+
+def test_a_block_that_raises_gives_the_lock_and_the_threads_back() -> None:
+    from toolscout.blas import _lock, one_thread
+
+    controller = ThreadpoolController().select(user_api="blas")
+    before = [lib.get_num_threads() for lib in controller.lib_controllers]
+    with pytest.raises(KeyError), one_thread():
+        with one_thread():  # a block inside a block of the same thread
+            pass
+        raise KeyError("x")
+    assert [lib.get_num_threads() for lib in controller.lib_controllers] == before
+    taken: list[bool] = []
+
+    def take() -> None:  # another thread: an RLock is always free to its holder
+        taken.append(_lock.acquire(blocking=False))
+        if taken[0]:
+            _lock.release()
+
+    other = threading.Thread(target=take)
+    other.start()
+    other.join()
+    assert taken == [True]

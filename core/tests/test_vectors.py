@@ -462,3 +462,19 @@ def test_a_vector_index_searches_in_process_by_default() -> None:
     # The metadata filter reaches the candidates.
     filtered = ToolSearchRequest("s", "email a message", 3, metadata_filter={"x": "y"})
     assert index.search(filtered).references == ()
+
+
+def test_nearest_over_every_tool_cuts_as_over_every_tool_named() -> None:
+    # `_best` reads every row without indexing by rows; the cut and ties by name must match.
+    rng = np.random.default_rng(7)
+    names = [f"tool_{i:03d}" for i in rng.permutation(300)]
+    vectors = rng.integers(-2, 3, size=(300, 8)).astype(np.float32)  # many equal scores
+    found = SetVectors(names, vectors)
+    query = [rng.standard_normal(8).astype(np.float32)]
+    for limit in (1, 10, 50, 299, 300, 400):
+        every = found.nearest(query, limit)
+        named = found.nearest(query, limit, frozenset(names))
+        assert every == named
+        assert len(every) == min(limit, 300)
+        assert every == sorted(every, key=lambda hit: (-hit[1], hit[0]))
+    assert found.nearest(query, 0) == []

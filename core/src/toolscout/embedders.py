@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from toolscout.cache_files import use_wal
 from toolscout.errors import ConfigError
+from toolscout.progress import advance  # light (no numpy); imported per embedding it cost µs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -545,8 +546,6 @@ class EmbeddingCache:
 
     def _run(self, embedder: Embedder, texts: Sequence[str]) -> Matrix:
         import numpy as np
-
-        from toolscout.progress import advance
 
         parts = []
         if texts:  # the bar is up while the first batch (and a model it loads) runs

@@ -200,14 +200,16 @@ class HybridRanking:
         query.nearest = by_vector[0][1] if by_vector else None
         query.keyword_hits = tuple(keyword)
         similarity = dict(by_vector)
+        # Every keyword hit's similarity read from `cosines` at once (a name also in
+        # `by_vector` gets the same value again); one the set does not hold scores 0.
         rows = found.rows
-        # The engine answers from the same set: every name has a row.
-        others = [name for name in keyword if name not in similarity and name in rows]
-        if others:
-            cosine = cosines[[rows[name] for name in others]].tolist()
-            similarity.update(zip(others, cosine, strict=True))
-        for name in keyword:
-            similarity.setdefault(name, 0.0)
+        held = [name for name in keyword if name in rows]
+        if held:
+            cosine = cosines[[rows[name] for name in held]].tolist()
+            similarity.update(zip(held, cosine, strict=True))
+        if len(held) < len(keyword):
+            for name in keyword:
+                similarity.setdefault(name, 0.0)
         hits = fuse_by_rank(
             toolset, keyword, similarity, options.vector_weight, options.min_score, query.limit
         )

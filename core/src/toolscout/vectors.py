@@ -332,20 +332,32 @@ def _best(
     names: Sequence[str], scores: Any, limit: int, rows: Any, name_order: Any
 ) -> list[tuple[str, float]]:
     """The `limit` best (name, score) pairs among `rows` (indexes into `names` and
-    `scores`), best first, ties by name (`name_order`: each row's place among the names
-    sorted, `name_places`; every tie with the last one kept is weighed, so the cut is the
-    one a full sort makes)."""
+    `scores`; None: every row), best first, ties by name (`name_order`: each row's place
+    among the names sorted, `name_places`; every tie with the last one kept is weighed, so
+    the cut is the one a full sort makes)."""
     import numpy as np
 
-    if limit < 1 or not len(rows):
-        return []
-    if limit < len(rows):
-        kept = scores[rows]
-        cut = np.partition(kept, len(kept) - limit)[len(kept) - limit]
-        rows = rows[kept >= cut]
+    if rows is None:  # every row: the cut read from `scores` itself, no copy by rows
+        if limit < 1 or not len(scores):
+            return []
+        if limit < len(scores):
+            cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+            rows = np.flatnonzero(scores >= cut)
+        else:
+            rows = np.arange(len(scores))
+    else:
+        if limit < 1 or not len(rows):
+            return []
+        if limit < len(rows):
+            kept = scores[rows]
+            cut = np.partition(kept, len(kept) - limit)[len(kept) - limit]
+            rows = rows[kept >= cut]
     # One sort by score, highest first, then name: no Python key per candidate.
-    rows = rows[np.lexsort((name_order[rows], -scores[rows]))][:limit]
-    return list(zip([names[i] for i in rows.tolist()], scores[rows].tolist(), strict=True))
+    kept = scores[rows]
+    order = np.lexsort((name_order[rows], -kept))[:limit]
+    return list(
+        zip(map(names.__getitem__, rows[order].tolist()), kept[order].tolist(), strict=True)
+    )
 
 
 def _allowed_rows(rows: Mapping[str, int], allowed: frozenset[str]) -> Any:
@@ -497,10 +509,13 @@ class SetVectors:
         """The `limit` tools most similar to any of the query vectors, most similar first
         (ties by name), among `allowed` when given; from `cosines` (`self.cosines(vectors)`)
         when the caller has them."""
-        import numpy as np
-
-        rows = np.arange(len(self.names)) if allowed is None else _allowed_rows(self.rows, allowed)
-        if not len(rows) or limit < 1:
+        if allowed is None:
+            rows = None  # every row (`_best`)
+        else:
+            rows = _allowed_rows(self.rows, allowed)
+            if not len(rows):
+                return []
+        if limit < 1 or not self.names:
             return []
         scores = self._cosines(vectors) if cosines is None else cosines
         if self._name_order is None:
