@@ -141,6 +141,8 @@ class _Compiled:
     """An immutable, searchable snapshot of one tool set."""
 
     refs: list[ToolReference]
+    # Each tool's name, by position in `refs` (read for every candidate of a search).
+    names: list[str]
     # Texts patterns are matched against: raw name, split name, parameters, description.
     # Unfolded: patterns match case-insensitively, and folding a pattern would break its
     # syntax (`\S` casefolds to `\s`).
@@ -284,8 +286,10 @@ class RegexToolIndex(ToolIndexBase):
             for term in distinct:
                 name_terms.setdefault(term, []).append((doc, 1.0 / len(distinct)))
         texts = [(ref.name, ref.text.name, ref.text.parameters, ref.description) for ref in refs]
+        names = [ref.name for ref in refs]
         return _Compiled(
             refs=refs,
+            names=names,
             texts=texts,
             joined=(
                 _Joined.of(text[0] for text in texts),
@@ -296,8 +300,8 @@ class RegexToolIndex(ToolIndexBase):
             postings={term: _posting(found) for term, found in postings.items()},
             vocabulary=sorted(postings),
             name_terms={term: _posting(found) for term, found in name_terms.items()},
-            docs={ref.name: doc for doc, ref in enumerate(refs)},
-            name_order=name_places([ref.name for ref in refs]),
+            docs={name: doc for doc, name in enumerate(names)},
+            name_order=name_places(names),
         )
 
     # --- searching ---------------------------------------------------------------------
@@ -313,9 +317,9 @@ class RegexToolIndex(ToolIndexBase):
             scores = self._match_pattern(compiled, parsed)
             return _top(compiled, scores, query.limit, query.allowed)
         docs, values, total = self._search_words(compiled, query)
-        refs = compiled.refs
+        names = compiled.names
         return [
-            ToolHit(refs[doc].name, round(score, 6), compiled.summary(doc))
+            ToolHit(names[doc], round(score, 6), compiled.summary(doc))
             for doc, score in zip(docs.tolist(), values.tolist(), strict=True)
         ], total
 
@@ -327,8 +331,8 @@ class RegexToolIndex(ToolIndexBase):
             return super()._keyword_hits(toolset, query)
         compiled = self._snapshot(entry)
         docs, values, total = self._search_words(compiled, query)
-        refs = compiled.refs
-        return KeywordHits([refs[doc].name for doc in docs.tolist()], values.tolist(), total)
+        names = list(map(compiled.names.__getitem__, docs.tolist()))
+        return KeywordHits(names, values.tolist(), total)
 
     def _search_words(self, compiled: _Compiled, query: Query) -> tuple[Any, Any, int]:
         """One pass over the postings for the whole query and each clause (`clause_terms`),
