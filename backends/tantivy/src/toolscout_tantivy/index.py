@@ -73,6 +73,8 @@ _TERM_CACHE_SIZE = 20_000
 ONE_PASS_LIMIT = 20_000
 # Postings of (set, term) and (set, word) scores kept per searcher (`_term_scores`).
 _SCORED_POSTINGS = 2_000_000
+# Hits of a word mapped to tools in Python rather than with arrays, up to this many.
+_FEW_HITS = 32
 # Separates the set id from the tool name in the `key` field. Set ids are hex, so the
 # first NUL ends the set id whatever the tool's name holds.
 _KEY_SEPARATOR = "\x00"
@@ -147,10 +149,10 @@ class TantivyToolIndex(ToolIndexBase):
         # Per searcher (a commit makes a new one): each (set, term)'s scores over the set.
         self._scored: tuple[Any, PostingsMemo] = (None, PostingsMemo(_SCORED_POSTINGS))
         # Per set: its tool names sorted, each name's place among them, and its documents'
-        # nums with each one's place (`_rows_of`).
+        # nums with each one's place, as arrays and as a map (`_rows_of`).
         self._names: PerSet[list[str]] = PerSet()
         self._places: PerSet[dict[str, int]] = PerSet()
-        self._rows: PerSet[tuple[Any, Any]] = PerSet()
+        self._rows: PerSet[tuple[Any, Any, dict[int, int]]] = PerSet()
         self._log: SessionLog | None = None
         self._drops: list[str] = []  # sets to delete once the sessions log is written
         self._writer: tantivy.IndexWriter | None = None
@@ -604,9 +606,9 @@ class TantivyToolIndex(ToolIndexBase):
         ]
         return KeywordHits([name for name, _ in found], [score for _, score in found], total)
 
-    def _rows_of(self, toolset: ToolSet, names: list[str]) -> tuple[Any, Any]:
+    def _rows_of(self, toolset: ToolSet, names: list[str]) -> tuple[Any, Any, dict[int, int]]:
         """The nums of the set's documents, ascending, and each one's tool's place in
-        `names` (the set's names sorted)."""
+        `names` (the set's names sorted); and the same as a map of num to place."""
         import numpy as np
 
         place = {name: at for at, name in enumerate(names)}
@@ -618,7 +620,7 @@ class TantivyToolIndex(ToolIndexBase):
         )
         nums = np.array([num for num, _ in pairs] or [-1], dtype=np.int64)
         rows = np.array([row for _, row in pairs] or [0], dtype=np.intp)
-        return nums, rows
+        return nums, rows, dict(pairs)
 
     def _term_scores(
         self,
@@ -687,10 +689,23 @@ class TantivyToolIndex(ToolIndexBase):
             built = TantivyQuery.boolean_query([(Occur.Must, scope), (Occur.Must, built)])
         # `hits` is built anew at each read (a list of every hit): read once.
         hits = searcher.search(built, max(len(names), 1)).hits
-        nums_held, rows_held = self._rows.get(toolset, lambda: self._rows_of(toolset, names))
+        nums_held, rows_held, row_of = self._rows.get(
+            toolset, lambda: self._rows_of(toolset, names)
+        )
         rows = np.zeros(0, dtype=np.intp)
         values = np.zeros(0, dtype=np.float32)
-        if hits:
+        if 0 < len(hits) <= _FEW_HITS:
+            # A rare word's few hits (most words' first look-up) mapped in Python: fewer
+            # numpy calls than the arrays below. A num not held: a racing write deleted it.
+            found_nums = searcher.fast_field_values("num", [address for _, address in hits])
+            pairs = [
+                (row, score)
+                for (score, _), num in zip(hits, found_nums, strict=True)
+                if (row := row_of.get(num)) is not None  # type: ignore[arg-type]
+            ]
+            rows = np.array([row for row, _ in pairs], dtype=np.intp)
+            values = np.array([score for _, score in pairs], dtype=np.float32)
+        elif hits:
             addresses = [address for _, address in hits]
             nums = np.array(searcher.fast_field_values("num", addresses), dtype=np.int64)
             at = np.minimum(np.searchsorted(nums_held, nums), len(nums_held) - 1)
