@@ -473,38 +473,26 @@ def confidences(
 ) -> list[float]:
     """The confidence of each hit (`names`, with their cosine similarities if the engine
     scores by similarity, weighed by the embedding model's `fit` in a catalog of this
-    `density`), each rounded to 4 places: `combine`'s, its sums written out here in the
-    same order (a call per hit cost more than the sums). With `dense` and similarities,
-    the coverages are read from every tool's covered weight (`CatalogProfile.coverages`,
-    the same values), which `nearest_confidence` works out for the same search anyway."""
-    if not names:
-        return []
-    weighed = profile.weigh(query_terms)
-    if similarities is None:
-        bias, by_coverage, by_known, by_corroboration = KEYWORD_MODEL
-        known = weighed.known
-        terms = profile.terms
-        empty: frozenset[str] = frozenset()
-        found = []
-        for name in names:
-            coverage, matched = weighed.covered(terms.get(name, empty))
-            logit = bias + by_coverage * coverage + by_known * known
-            logit += by_corroboration * (matched >= 2)
-            found.append(round(_logistic(logit), 4))
-        return found
-    if dense:
+    `density`), each rounded to 4 places. With `dense` and similarities, the coverages are
+    read from every tool's covered weight (`CatalogProfile.coverages`, the same values),
+    which `nearest_confidence` works out for the same search anyway."""
+    if similarities is not None and dense:
+        weighed = profile.weigh(query_terms)
         coverages = profile.coverages(weighed, names).tolist()  # Python floats, as summed
-    else:
-        coverages = evidence(profile, query_terms, names).coverages
-    bias, by_similarity, by_coverage = fit.model
-    # Never raised below the reference (`combine`); x - 0.0 is x, so no density is no discount.
-    discount = 0.0
-    if density is not None:
-        discount = DENSITY_WEIGHT * max(0.0, density - fit.reference_density)
-    return [
-        round(_logistic(bias + by_similarity * similarity + by_coverage * coverage - discount), 4)
-        for similarity, coverage in zip(similarities, coverages, strict=False)
-    ]
+        return [
+            round(combine(coverage, weighed.known, similarity, fit, density=density), 4)
+            for similarity, coverage in zip(similarities, coverages, strict=True)
+        ]
+    seen = evidence(profile, query_terms, names)
+    found = []
+    for at, coverage in enumerate(seen.coverages):
+        similarity = similarities[at] if similarities is not None else None
+        corroborated = seen.matched[at] >= 2
+        confidence = combine(
+            coverage, seen.known, similarity, fit, corroborated=corroborated, density=density
+        )
+        found.append(round(confidence, 4))
+    return found
 
 
 def answer_confidence(hit_confidences: Sequence[float]) -> float:

@@ -454,9 +454,8 @@ class IndexChores(ABC):
         fit = self.similarity_fit
         # Similarity coverages from every tool's covered weights, which the answer's
         # confidence (`nearest_confidence`, below) reads too.
-        dense = similarities is not None
         scored = iter(
-            confidences(profile, query.terms, names, similarities, fit, density, dense=dense)
+            confidences(profile, query.terms, names, similarities, fit, density, dense=True)
         )
         hits = [
             ToolHit(hit.name, hit.score, hit.summary, 1.0 if hit.name in named else next(scored))
