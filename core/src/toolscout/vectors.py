@@ -337,26 +337,20 @@ def _best(
     the cut is the one a full sort makes)."""
     import numpy as np
 
-    if rows is None:  # every row: the cut read from `scores` itself, no copy by rows
-        if limit < 1 or not len(scores):
-            return []
-        if limit < len(scores):
-            cut = np.partition(scores, len(scores) - limit)[len(scores) - limit]
-            rows = np.flatnonzero(scores >= cut)
-        else:
-            rows = np.arange(len(scores))
+    kept = scores if rows is None else scores[rows]  # every row: no copy
+    if limit < 1 or not len(kept):
+        return []
+    if limit < len(kept):
+        cut = np.partition(kept, len(kept) - limit)[len(kept) - limit]
+        at = np.flatnonzero(kept >= cut)
     else:
-        if limit < 1 or not len(rows):
-            return []
-        if limit < len(rows):
-            kept = scores[rows]
-            cut = np.partition(kept, len(kept) - limit)[len(kept) - limit]
-            rows = rows[kept >= cut]
+        at = np.arange(len(kept))
+    chosen = at if rows is None else rows[at]
+    values = kept[at]
     # One sort by score, highest first, then name: no Python key per candidate.
-    kept = scores[rows]
-    order = np.lexsort((name_order[rows], -kept))[:limit]
+    order = np.lexsort((name_order[chosen], -values))[:limit]
     return list(
-        zip(map(names.__getitem__, rows[order].tolist()), kept[order].tolist(), strict=True)
+        zip(map(names.__getitem__, chosen[order].tolist()), values[order].tolist(), strict=True)
     )
 
 
@@ -509,13 +503,8 @@ class SetVectors:
         """The `limit` tools most similar to any of the query vectors, most similar first
         (ties by name), among `allowed` when given; from `cosines` (`self.cosines(vectors)`)
         when the caller has them."""
-        if allowed is None:
-            rows = None  # every row (`_best`)
-        else:
-            rows = _allowed_rows(self.rows, allowed)
-            if not len(rows):
-                return []
-        if limit < 1 or not self.names:
+        rows = None if allowed is None else _allowed_rows(self.rows, allowed)  # None: all
+        if limit < 1 or not self.names or (rows is not None and not len(rows)):
             return []
         scores = self._cosines(vectors) if cosines is None else cosines
         if self._name_order is None:
