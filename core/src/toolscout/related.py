@@ -26,7 +26,7 @@ import importlib.resources
 import sys
 import threading
 from array import array
-from collections.abc import Container
+from collections.abc import Container, Iterator
 from functools import lru_cache
 from itertools import accumulate
 from typing import TYPE_CHECKING
@@ -83,6 +83,16 @@ class _Table:
         ends = list(accumulate(counts))
         self.spans = list(zip([0, *ends[:-1]], ends, strict=True))
 
+    def nearest(self, term: str) -> Iterator[tuple[str, float]]:
+        """`term`'s related words with their similarity, best first, read as asked."""
+        at = self.index.get(term)
+        if at is None:
+            return
+        stems, neighbours, similarities = self.stems, self.neighbours, self.similarities
+        start, end = self.spans[at]
+        for k in range(start, end):
+            yield stems[neighbours[k]], similarities[k] / 100.0
+
 
 _table: _Table | None = None
 _table_lock = threading.Lock()
@@ -103,13 +113,7 @@ def _read() -> _Table:
 def related_terms(term: str) -> tuple[tuple[str, float], ...]:
     """The words nearest in meaning to `term` (a stemmed term, as core's analysis makes it),
     with their similarity, best first; none for a word the table does not know."""
-    table = _read()
-    at = table.index.get(term)
-    if at is None:
-        return ()
-    start, end = table.spans[at]
-    stems, similarities = table.stems, table.similarities
-    return tuple((stems[table.neighbours[k]], similarities[k] / 100.0) for k in range(start, end))
+    return tuple(_read().nearest(term))
 
 
 def related_in(
@@ -117,19 +121,12 @@ def related_in(
 ) -> list[tuple[str, float]]:
     """The (at most `limit`) words nearest to `term` that `vocabulary` (a catalog's words)
     holds, with their similarity, best first."""
-    table = _read()
-    at = table.index.get(term)
-    if at is None:
-        return []
     # Read from the table as far as needed, not through `related_terms`: a word's first
     # look-up would build all its (up to 24) pairs to keep the first few.
     found: list[tuple[str, float]] = []
-    stems, neighbours, similarities = table.stems, table.neighbours, table.similarities
-    start, end = table.spans[at]
-    for k in range(start, end):
-        other = stems[neighbours[k]]
+    for other, similarity in _read().nearest(term):
         if other in vocabulary:
-            found.append((other, similarities[k] / 100.0))
+            found.append((other, similarity))
             if len(found) == limit:
                 break
     return found
