@@ -208,7 +208,8 @@ def _shared(stemming: bool, stop_words: bool) -> Analyzer:
 
 
 # Characters that separate names a query may quote: `select:a,b`, "`get_weather`", "(x)".
-_NAME_DELIMITERS = re.compile(r"[\s,;:'\"`()\[\]{}<>]+")
+_DELIMITER = r"\s,;:'\"`()\[\]{}<>"  # a character class's contents
+_NAME_DELIMITERS = re.compile(f"[{_DELIMITER}]+")
 _QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|'([^']+)'")
 # An inner separator or a lower→upper step marks a piece as an identifier.
 _IDENTIFIER_SHAPED = re.compile(r"\w[_./\-]\w|[a-z][A-Z]")
@@ -217,7 +218,7 @@ _IDENTIFIER_SHAPED = re.compile(r"\w[_./\-]\w|[a-z][A-Z]")
 _SHAPE_MIDDLE = re.compile(r"[_./\-A-Z](?:(?<=\w[_./\-])(?=\w)|(?<=[a-z][A-Z]))")
 # A run of non-delimiters: from a position, where its piece ends (in the reversed text,
 # where it starts).
-_PIECE_RUN = re.compile(r"[^\s,;:'\"`()\[\]{}<>]*")
+_PIECE_RUN = re.compile(f"[^{_DELIMITER}]*")
 _SELECT = re.compile(r"^\s*select\s*:", re.IGNORECASE)
 
 
