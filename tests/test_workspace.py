@@ -93,14 +93,28 @@ def test_nox_sessions_are_named_as_people_type_them(nox_command: list[str]) -> N
     """`nox -s regex` was "Sessions not found": a member's session was
     `member(member='backends/regex')`. Each is named after its folder now (contrib/bench's
     `bench-tests`, `bench` being the benchmark run), and `nox` alone runs the same sessions
-    in the same order as before."""
+    as before (`everything`, side by side)."""
     folders = [
         p.parent
         for kind in ("backends", "contrib")
         for p in sorted(ROOT.glob(f"{kind}/*/pyproject.toml"))
     ]
     members = [f"{f.name}-tests" if f.name == "bench" else f.name for f in folders]
-    assert _selected(nox_command) == [
+    # `nox` alone runs `everything`, which runs these side by side.
+    assert _selected(nox_command) == ["everything"]
+    default_run = subprocess.run(
+        [
+            nox_command[0],
+            "-c",
+            "import json, runpy; print(json.dumps(runpy.run_path('noxfile.py')['DEFAULT_RUN']))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert default_run.returncode == 0, default_run.stderr
+    assert json.loads(default_run.stdout) == [
         "core",
         *members,
         "integration",
@@ -110,6 +124,8 @@ def test_nox_sessions_are_named_as_people_type_them(nox_command: list[str]) -> N
         "docs",
         "bench_quick",
     ]
+    for name in json.loads(default_run.stdout):
+        assert _selected(nox_command, "-s", name) == [name]
     for name in ("regex", "duckdb", "mcp", "openai-agents", "static", "bench-tests"):
         assert _selected(nox_command, "-s", name) == [name]
     assert _selected(nox_command, "-s", "bench") == ["bench"]
