@@ -208,9 +208,10 @@ class DryRuns:
     """Dry runs of install commands from the top of the clone, in one fresh environment,
     side by side, each distinct step once: a dry run installs nothing, so a command's steps
     are independent, and a step that several commands share (`pip install --no-deps
-    wordllama==...`, or a hint that a page also shows) resolves the same for each. pip's
-    resolver is CPU-heavy, not mostly waiting on the index: a step run twice costs CI
-    seconds."""
+    wordllama==...`, or a hint that a page also shows) resolves the same for each. The
+    resolvers are CPU-heavy, not mostly waiting on the index (pip about 8 CPU seconds a
+    step, uv a tenth of that): a step run twice costs CI seconds. `by_pip`: the commands
+    whose steps pip resolves (the README's)."""
 
     def __init__(
         self, pip: list[str], env: dict[str, str], commands: list[str], by_pip: set[str]
@@ -219,7 +220,8 @@ class DryRuns:
         self._env = env
         self._pool = ThreadPoolExecutor(8)
         self._steps: dict[tuple[str, ...], Future[subprocess.CompletedProcess[str] | str]] = {}
-        # The steps of `by_pip` commands go through pip, each other one through uv (below).
+        # The steps of `by_pip` commands go through pip (first, so that a step they share
+        # with others does too), every other step through uv where installed.
         for command in sorted(commands, key=lambda command: command not in by_pip):
             for arguments in _steps(command):
                 key = _step_key(arguments)
@@ -254,9 +256,9 @@ class DryRuns:
         if with_pip:
             installer = [*self._pip, "install"]
         else:
-            # The fresh environment's interpreter, no uv configuration file, and the index
-            # settings pip was given, in uv's names.
-            # No `[tool.uv.sources]` either: pip reads none, so core is found only if named.
+            # What pip sees: the fresh environment's interpreter, the index settings pip was
+            # given (in uv's names), no uv configuration file and no `[tool.uv.sources]`
+            # (which would find core for a command that does not name it).
             installer = [
                 *UV,
                 "pip",
